@@ -1,0 +1,22 @@
+// lodestone-bench: release benchmarks. `make bench` runs it.
+// Usage: lodestone-bench [FILTER]   (runs only benchmarks whose name contains FILTER)
+import Glibc
+
+let arguments = CommandLine.arguments.dropFirst()
+let report = BenchReport(filter: arguments.first)
+
+/// Registers and runs one benchmark (skipped when it does not match the filter).
+func bench(_ name: String, iterations: Int, extra: [(String, String)] = [], _ body: (Int) -> Void) {
+    guard report.shouldRun(name) else { return }
+    let ns = measure(iterations: iterations, body)
+    report.add(BenchResult(name: name, nsPerOp: ns, iterations: iterations, extra: extra))
+}
+
+/// Reports a figure that is not a time per operation (a simulation goal, an accuracy).
+func reportFigure(_ name: String, extra: [(String, String)]) {
+    guard report.shouldRun(name) else { return }
+    report.add(BenchResult(name: name, nsPerOp: .nan, iterations: 0, extra: extra))
+}
+
+runSensorBenchmarks()
+report.printTable()

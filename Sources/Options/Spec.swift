@@ -1,0 +1,54 @@
+/// One option a command accepts.
+///
+/// ```swift
+/// Option("rate", value: "HZ", help: "samples per second (default 50)")
+/// Option("json", help: "print JSON instead of text")       // a flag
+/// ```
+public struct Option: Sendable {
+    /// Long name without dashes ("rate" for `--rate`).
+    public var name: String
+    /// Optional one-letter short form ("o" for `-o`).
+    public var short: Character?
+    /// Name of the value in help ("HZ"), or nil for a flag.
+    public var valueName: String?
+    public var help: String
+    /// May be given more than once (values accumulate).
+    public var repeatable: Bool
+
+    public init(_ name: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false, help: String) {
+        self.name = name
+        self.short = short
+        self.valueName = value
+        self.help = help
+        self.repeatable = repeatable
+    }
+
+    public var isFlag: Bool { valueName == nil }
+}
+
+/// A subcommand's interface: its name, what it does, and its options.
+public struct CommandSpec: Sendable {
+    public var name: String
+    /// One line for the command list.
+    public var abstract: String
+    /// Usage lines after the command name, e.g. "[--simulate] [--rate HZ]".
+    public var usage: String
+    public var options: [Option]
+    /// Names for positional arguments in help; empty means none are accepted.
+    public var positionals: [String]
+    /// Extra paragraphs for `--help`: examples, notes.
+    public var discussion: String
+
+    public init(name: String, abstract: String, usage: String = "", options: [Option],
+                positionals: [String] = [], discussion: String = "") {
+        self.name = name
+        self.abstract = abstract
+        self.usage = usage
+        self.options = options
+        self.positionals = positionals
+        self.discussion = discussion
+    }
+
+    func option(named name: String) -> Option? { options.first { $0.name == name } }
+    func option(short: Character) -> Option? { options.first { $0.short == short } }
+}

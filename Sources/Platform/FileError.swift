@@ -1,0 +1,29 @@
+/// A file operation that failed, with the path and the system's reason.
+public enum FileError: UserFacingError, Equatable {
+    case open(path: String, Errno)
+    case read(path: String, Errno)
+    case write(path: String, Errno)
+    case sync(path: String, Errno)
+    case rename(from: String, to: String, Errno)
+    case notText(path: String)
+
+    public var message: String {
+        switch self {
+        case .open(let path, let e):
+            var text = "cannot open \(path): \(e)"
+            if e == .noEntry { text += "\ncheck the path; the folder must exist" }
+            if e == .accessDenied || e == .permissionDenied { text += "\ncheck the file's permissions or choose another path" }
+            return text
+        case .read(let path, let e): return "cannot read \(path): \(e)"
+        case .write(let path, let e):
+            var text = "cannot write \(path): \(e)"
+            if e == .noSpace { text += "\nthe disk is full: free some space; rows written so far are intact" }
+            return text
+        case .sync(let path, let e): return "cannot flush \(path) to disk: \(e)"
+        case .rename(let from, let to, let e): return "cannot replace \(to) with \(from): \(e)"
+        case .notText(let path): return "\(path) is not a text file (it contains bytes that are not UTF-8)"
+        }
+    }
+
+    public var exitCode: ExitCode { .ioError }
+}

@@ -1,0 +1,90 @@
+import Glibc
+
+/// ISO 8601 UTC timestamps without Foundation.
+///
+/// ```swift
+/// ISO8601.format(1_700_000_000.25)          // "2023-11-14T22:13:20.250Z"
+/// ISO8601.parse("2023-11-14T22:13:20.25Z")  // 1700000000.25
+/// ```
+public enum ISO8601 {
+    /// Formats Unix seconds as `YYYY-MM-DDTHH:MM:SS.sssZ` (milliseconds, UTC).
+    public static func format(_ unixSeconds: Double, fractionDigits: Int = 3) -> String {
+        guard unixSeconds.isFinite else { return "" }
+        var whole = unixSeconds.rounded(.down)
+        var scale = 1.0
+        for _ in 0..<fractionDigits { scale *= 10 }
+        var fraction = ((unixSeconds - whole) * scale).rounded()
+        if fraction >= scale { fraction -= scale; whole += 1 }
+        var t = time_t(whole)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        var s = pad(Int(parts.tm_year) + 1900, 4) + "-" + pad(Int(parts.tm_mon) + 1, 2) + "-" + pad(Int(parts.tm_mday), 2)
+        s += "T" + pad(Int(parts.tm_hour), 2) + ":" + pad(Int(parts.tm_min), 2) + ":" + pad(Int(parts.tm_sec), 2)
+        if fractionDigits > 0 { s += "." + pad(Int(fraction), fractionDigits) }
+        return s + "Z"
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)` to Unix seconds, or nil when malformed.
+    public static func parse(_ text: String) -> Double? {
+        let b = Array(text.utf8)
+        func num(_ from: Int, _ len: Int) -> Int? {
+            guard from + len <= b.count else { return nil }
+            var v = 0
+            for i in from..<(from + len) {
+                guard b[i] >= 48 && b[i] <= 57 else { return nil }
+                v = v * 10 + Int(b[i] - 48)
+            }
+            return v
+        }
+        guard b.count >= 19, b[4] == 45, b[7] == 45, b[10] == 84 || b[10] == 32, b[13] == 58, b[16] == 58,
+              let year = num(0, 4), let month = num(5, 2), let day = num(8, 2),
+              let hour = num(11, 2), let minute = num(14, 2), let second = num(17, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+        else { return nil }
+        var i = 19
+        var fraction = 0.0
+        if i < b.count && b[i] == 46 {
+            i += 1
+            var scale = 0.1
+            let start = i
+            while i < b.count && b[i] >= 48 && b[i] <= 57 { fraction += Double(b[i] - 48) * scale; scale /= 10; i += 1 }
+            if i == start { return nil }
+        }
+        var offset = 0
+        if i < b.count && b[i] == 90 { i += 1 } else if i + 6 <= b.count && (b[i] == 43 || b[i] == 45) && b[i + 3] == 58,
+            let oh = num(i + 1, 2), let om = num(i + 4, 2) {
+            offset = (oh * 3600 + om * 60) * (b[i] == 45 ? -1 : 1)
+            i += 6
+        } else { return nil }
+        guard i == b.count else { return nil }
+        let days = daysFromCivil(year, month, day)
+        return Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + fraction
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date.
+    public static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    /// The decimal year of a Unix time (e.g. 2026.5 in early July 2026), for the magnetic model.
+    public static func decimalYear(_ unixSeconds: Double) -> Double {
+        var t = time_t(unixSeconds.rounded(.down))
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        let year = Int(parts.tm_year) + 1900
+        let start = Double(daysFromCivil(year, 1, 1) * 86400)
+        let end = Double(daysFromCivil(year + 1, 1, 1) * 86400)
+        return Double(year) + (unixSeconds - start) / (end - start)
+    }
+
+    private static func pad(_ v: Int, _ width: Int) -> String {
+        let s = String(v)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}

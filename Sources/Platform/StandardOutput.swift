@@ -1,0 +1,36 @@
+import Glibc
+
+/// Unbuffered writes to stdout and stderr, so every line reaches a pipe as soon as it is made.
+///
+/// ```swift
+/// var out = StandardOutput()
+/// guard out.write("123.4° SE\n") else { return }   // false: the reader went away
+/// ```
+public struct StandardOutput: Sendable {
+    public init() {}
+
+    /// Writes the text to stdout in one call (retrying short writes). Returns false when the reader
+    /// has gone away (EPIPE) or stdout is broken.
+    @discardableResult
+    public func write(_ text: String) -> Bool { Self.write(text, fd: STDOUT_FILENO) }
+
+    /// Writes to stderr.
+    public static func error(_ text: String) {
+        _ = write(text.hasSuffix("\n") ? text : text + "\n", fd: STDERR_FILENO)
+    }
+
+    private static func write(_ text: String, fd: Int32) -> Bool {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return false
+            }
+            offset += n
+        }
+        bytes.removeAll()
+        return true
+    }
+}

@@ -1,0 +1,70 @@
+import Platform
+
+/// Everything that can go wrong talking to an I²C device, mapped from errno to what a user can act on.
+public enum I2CError: Error, Equatable, Sendable {
+    /// `/dev/i2c-N` does not exist: I²C is not enabled, or the bus number is wrong.
+    case busNotFound(path: String)
+    /// The device node exists but this user may not open it.
+    case permissionDenied(path: String)
+    /// Nothing acknowledged the address (ENXIO / EREMOTEIO, errno 121): wiring, power or address.
+    case noAcknowledge(bus: Int, address: I2CAddress)
+    /// A kernel driver has claimed this address (EBUSY). We never force it.
+    case addressBusy(bus: Int, address: I2CAddress)
+    /// The bus timed out (a stuck SDA line, or clock stretching gone wrong).
+    case timeout(bus: Int, address: I2CAddress)
+    /// The adapter cannot do the transfer we asked for.
+    case unsupported(bus: Int, operation: String)
+    /// Fewer bytes arrived than asked for.
+    case shortRead(bus: Int, address: I2CAddress, expected: Int, got: Int)
+    /// Any other system error.
+    case system(bus: Int, address: I2CAddress?, operation: String, Errno)
+
+    /// Maps an errno from an I²C transfer.
+    public static func from(_ e: Errno, bus: Int, address: I2CAddress, operation: String) -> I2CError {
+        switch e {
+        case .noDevice, .remoteIO, Errno(121): return .noAcknowledge(bus: bus, address: address)
+        case .busy: return .addressBusy(bus: bus, address: address)
+        case .timedOut: return .timeout(bus: bus, address: address)
+        case Errno(95), Errno(22) where operation.contains("block"): return .unsupported(bus: bus, operation: operation)
+        default: return .system(bus: bus, address: address, operation: operation, e)
+        }
+    }
+
+    /// True for errors a retry can cure (a NAK burst, a timeout), as opposed to set-up problems.
+    public var isTransient: Bool {
+        switch self {
+        case .noAcknowledge, .timeout, .shortRead: return true
+        case .system(_, _, _, let e): return e == .ioError || e == .interrupted || e == .wouldBlock
+        default: return false
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .busNotFound(let path):
+            return "\(path) does not exist: I²C is not enabled or the bus number is wrong.\n"
+                + "On a Raspberry Pi: add 'dtparam=i2c_arm=on' to /boot/firmware/config.txt (or run "
+                + "'sudo raspi-config' → Interface Options → I2C), then reboot. Or try --simulate."
+        case .permissionDenied(let path):
+            return "permission denied opening \(path).\n"
+                + "Add yourself to the i2c group: 'sudo usermod -aG i2c $USER', then log out and in again. "
+                + "Root is not needed."
+        case .noAcknowledge(let bus, let address):
+            return "nothing answered on bus \(bus) at \(hexAddress(address)) (errno 121, Remote I/O error).\n"
+                + "Check the wiring (SDA to pin 3, SCL to pin 5, VCC to 3.3 V pin 1, GND to pin 6), "
+                + "the power, and the bus: 'i2cdetect -y \(bus)' lists the addresses that answer."
+        case .addressBusy(let bus, let address):
+            return "address \(hexAddress(address)) on bus \(bus) is claimed by a kernel driver (shown as UU by "
+                + "i2cdetect). Unload it (e.g. 'sudo rmmod qmc5883l' or remove its dtoverlay) to read the chip here."
+        case .timeout(let bus, let address):
+            return "the I²C bus \(bus) timed out talking to \(hexAddress(address)): check for a loose wire or a "
+                + "missing pull-up, and power-cycle the board."
+        case .unsupported(let bus, let operation):
+            return "the I²C adapter of bus \(bus) does not support \(operation)."
+        case .shortRead(let bus, let address, let expected, let got):
+            return "short read from \(hexAddress(address)) on bus \(bus): \(got) of \(expected) bytes."
+        case .system(let bus, let address, let operation, let e):
+            return "I²C \(operation) on bus \(bus)" + (address.map { " at \(hexAddress($0))" } ?? "") + " failed: \(e)"
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import CI2C
+import Platform
+
+/// A real I²C bus, `/dev/i2c-N`, through libi2c.
+///
+/// Selects the device with `ioctl(I2C_SLAVE)` — never `I2C_SLAVE_FORCE`, so an address claimed by a
+/// kernel driver is reported, not stolen. Reads use the I²C block read where the adapter has it, and
+/// single-byte reads otherwise.
+///
+/// ```swift
+/// let bus = try LinuxI2CBus(number: 1)
+/// let id = try bus.readRegister(address: 0x0D, register: 0x0D)
+/// ```
+public final class LinuxI2CBus: I2CBus {
+    public let busNumber: Int
+    public let path: String
+    private let calls: any I2CSystemCalls
+    private let fd: Int32
+    private var selected: I2CAddress?
+    private let hasBlockRead: Bool
+
+    /// Opens `/dev/i2c-<number>`.
+    public init(number: Int, calls: any I2CSystemCalls = LinuxI2CSystemCalls()) throws(I2CError) {
+        busNumber = number
+        path = "/dev/i2c-\(number)"
+        self.calls = calls
+        do {
+            fd = try calls.open(path)
+        } catch {
+            switch error {
+            case .noEntry, .noDevice: throw .busNotFound(path: path)
+            case .accessDenied, .permissionDenied: throw .permissionDenied(path: path)
+            default: throw .system(bus: number, address: nil, operation: "open \(path)", error)
+            }
+        }
+        let funcs = (try? calls.functionality(fd)) ?? 0
+        hasBlockRead = funcs & UInt(I2C_FUNC_SMBUS_READ_I2C_BLOCK) != 0
+    }
+
+    deinit { calls.close(fd) }
+
+    private func select(_ address: I2CAddress) throws(I2CError) {
+        guard selected != address else { return }
+        do {
+            try calls.setSlaveAddress(fd, address)
+        } catch {
+            selected = nil
+            throw I2CError.from(error, bus: busNumber, address: address, operation: "select address")
+        }
+        selected = address
+    }
+
+    public func writeRegister(address: I2CAddress, register: UInt8, value: UInt8) throws(I2CError) {
+        try select(address)
+        do {
+            try calls.writeByteData(fd, register: register, value: value)
+        } catch {
+            throw I2CError.from(error, bus: busNumber, address: address, operation: "write")
+        }
+    }
+
+    public func readRegisters(address: I2CAddress, start: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+        guard (1...32).contains(count) else { throw .unsupported(bus: busNumber, operation: "a \(count)-byte read") }
+        try select(address)
+        do {
+            if hasBlockRead {
+                let bytes = try calls.readI2CBlock(fd, register: start, count: count)
+                guard bytes.count == count else {
+                    throw I2CError.shortRead(bus: busNumber, address: address, expected: count, got: bytes.count)
+                }
+                return bytes
+            }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(count)
+            for i in 0..<count {
+                bytes.append(try calls.readByteData(fd, register: start &+ UInt8(i)))
+            }
+            return bytes
+        } catch let error as Errno {
+            throw I2CError.from(error, bus: busNumber, address: address, operation: hasBlockRead ? "block read" : "read")
+        } catch let error as I2CError {
+            throw error
+        } catch {
+            throw .system(bus: busNumber, address: address, operation: "read", .ioError)
+        }
+    }
+}

@@ -1,0 +1,4 @@
+/// Every subcommand, in the order `lodestone --help` lists them.
+let allCommands: [any Command.Type] = [
+    WatchCommand.self,
+]

@@ -1,0 +1,74 @@
+import Options
+import Platform
+
+/// Finds the subcommand, parses its arguments, runs it, and turns errors into messages and exit codes.
+enum Dispatcher {
+    static func run(_ arguments: [String]) -> ExitCode {
+        guard let first = arguments.first else {
+            StandardOutput.error(overview())
+            return .usage
+        }
+        switch first {
+        case "--help", "-h", "help":
+            if first == "help", arguments.count > 1, let command = find(arguments[1]) {
+                StandardOutput().write(helpText(for: command.spec))
+            } else {
+                StandardOutput().write(overview())
+            }
+            return .success
+        case "--version", "-V", "version":
+            StandardOutput().write("lodestone \(lodestoneVersion)\n")
+            return .success
+        default:
+            break
+        }
+        guard let command = find(first) else {
+            let error = UsageError.unknownCommand(first, suggestion: closestMatch(to: first, in: allCommands.map { $0.spec.name }))
+            StandardOutput.error("lodestone: " + error.message)
+            return .usage
+        }
+        do {
+            let parsed = try parseArguments(Array(arguments.dropFirst()), spec: command.spec)
+            if parsed.helpRequested {
+                StandardOutput().write(helpText(for: command.spec))
+                return .success
+            }
+            return try command.run(parsed)
+        } catch let error as UsageError {
+            StandardOutput.error("lodestone \(command.spec.name): " + error.message)
+            return .usage
+        } catch let error as any UserFacingError {
+            StandardOutput.error("lodestone \(command.spec.name): " + error.message)
+            return error.exitCode
+        } catch {
+            StandardOutput.error("lodestone \(command.spec.name): unexpected error: \(error)")
+            return .software
+        }
+    }
+
+    static func find(_ name: String) -> (any Command.Type)? {
+        allCommands.first { $0.spec.name == name }
+    }
+
+    static func overview() -> String {
+        var lines = [
+            "lodestone \(lodestoneVersion): a compass and heading toolkit for I²C magnetometers and gpsd",
+            "",
+            "usage: lodestone COMMAND [options]",
+            "",
+            "commands:",
+        ]
+        let width = (allCommands.map { $0.spec.name.count }.max() ?? 8) + 4
+        for command in allCommands {
+            let name = command.spec.name
+            lines.append("  " + name + String(repeating: " ", count: width - name.count) + command.spec.abstract)
+        }
+        lines += [
+            "",
+            "Run 'lodestone COMMAND --help' for a command's options. 'lodestone --version' prints the version.",
+            "Try it without hardware: lodestone watch --simulate",
+            "Exit codes: 0 ok, 64 usage, 65 bad data, 69 unavailable (no sensor, no gpsd), 74 I/O error.",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,4 @@
+// lodestone: a compass and heading toolkit. See `lodestone --help`.
+import Glibc
+
+exit(Dispatcher.run(Array(CommandLine.arguments.dropFirst())).rawValue)

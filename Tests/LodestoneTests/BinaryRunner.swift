@@ -1,0 +1,84 @@
+import Foundation
+
+/// The root of the package under test (three levels above this file).
+let packageRoot: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The built `lodestone` binary: $LODESTONE_BIN, else .build/debug/lodestone in the package.
+let lodestoneBinaryPath: String = {
+    if let path = ProcessInfo.processInfo.environment["LODESTONE_BIN"] { return path }
+    return packageRoot.appendingPathComponent(".build/debug/lodestone").path
+}()
+
+/// The outcome of running the binary.
+struct RunResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var timedOut: Bool
+}
+
+/// Runs `lodestone` with arguments, optional stdin, and a timeout after which it gets SIGTERM
+/// (then SIGKILL one second later). Output is collected in full.
+func runLodestone(_ arguments: [String], stdin: String? = nil, timeout: Double = 20,
+                  environment: [String: String] = [:], signalAfter: Double? = nil) throws -> RunResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: lodestoneBinaryPath)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
+    process.standardOutput = outPipe
+    process.standardError = errPipe
+    process.standardInput = inPipe
+    let outData = LockedData(), errData = LockedData()
+    outPipe.fileHandleForReading.readabilityHandler = { h in outData.append(h.availableData) }
+    errPipe.fileHandleForReading.readabilityHandler = { h in errData.append(h.availableData) }
+    try process.run()
+    if let stdin { inPipe.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try? inPipe.fileHandleForWriting.close()
+    let start = Date()
+    var timedOut = false
+    var signalled = false
+    while process.isRunning {
+        let elapsed = Date().timeIntervalSince(start)
+        if let after = signalAfter, !signalled, elapsed >= after {
+            kill(process.processIdentifier, SIGTERM)
+            signalled = true
+        }
+        if elapsed > timeout {
+            timedOut = true
+            kill(process.processIdentifier, SIGTERM)
+            Thread.sleep(forTimeInterval: 1)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            break
+        }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    process.waitUntilExit()
+    outPipe.fileHandleForReading.readabilityHandler = nil
+    errPipe.fileHandleForReading.readabilityHandler = nil
+    outData.append(outPipe.fileHandleForReading.readDataToEndOfFile())
+    errData.append(errPipe.fileHandleForReading.readDataToEndOfFile())
+    return RunResult(status: process.terminationStatus,
+                     stdout: String(decoding: outData.value, as: UTF8.self),
+                     stderr: String(decoding: errData.value, as: UTF8.self),
+                     timedOut: timedOut)
+}
+
+/// Thread-safe byte accumulator for pipe handlers.
+final class LockedData: @unchecked Sendable {
+    private var data = Data()
+    private let lock = NSLock()
+    func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
+    var value: Data { lock.lock(); defer { lock.unlock() }; return data }
+}
+
+/// A scratch folder for one test, removed by the caller.
+func makeTemporaryFolder(_ name: String = "lodestone-test") throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("\(name)-\(getpid())-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
