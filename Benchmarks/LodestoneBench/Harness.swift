@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// Monotonic time in nanoseconds.
 func monotonicNanoseconds() -> UInt64 {
@@ -8,10 +9,7 @@ func monotonicNanoseconds() -> UInt64 {
 }
 
 /// Keeps a value alive so the optimiser cannot delete the work that produced it.
-@inline(never) func blackHole<T>(_ value: T) {
-    withUnsafePointer(to: value) { p in sinkAddress &+= UInt(bitPattern: p.hashValue & 1) }
-}
-nonisolated(unsafe) private var sinkAddress: UInt = 0
+@_optimize(none) @inline(never) func blackHole<T>(_ value: T) { _ = value }
 
 /// One benchmark result.
 struct BenchResult {
@@ -38,8 +36,7 @@ final class BenchReport {
         var line = "{\"benchmark\": \"\(r.name)\", \"ns_per_op\": \(format(r.nsPerOp, 2)), \"iterations\": \(r.iterations)"
         for (k, v) in r.extra { line += ", \"\(k)\": \(v)" }
         line += "}"
-        print(line)
-        fflush(stdout)
+        StandardOutput().write(line + "\n")
     }
 
     func printTable() {
