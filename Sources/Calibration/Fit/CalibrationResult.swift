@@ -1,0 +1,59 @@
+import Linear
+
+/// A fitted calibration with its quality figures and any reasons it does not pass.
+///
+/// ```swift
+/// switch CalibrationSolver().solve(samples) {
+/// case .success(let result): save(result.profile(sensor: id, created: now, unit: "uT"))
+/// case .failure(let failure): failure.issues.forEach { print($0.message) }
+/// }
+/// ```
+public struct CalibrationResult: Sendable, Hashable {
+    /// The correction.
+    public var fit: EllipsoidFit
+    /// Quality figures on the samples used in the fit.
+    public var metrics: QualityMetrics
+    /// Samples given to the solver.
+    public var inputCount: Int
+    /// Samples dropped as non-finite or saturated.
+    public var invalidCount: Int
+    /// Distinct samples kept after thinning.
+    public var distinctCount: Int
+    /// Distinct samples rejected as outliers.
+    public var rejectedCount: Int
+    /// Reciprocal condition number of the chosen model's normal matrix (diagnostic).
+    public var conditionReciprocal: Double
+    /// Reasons the result does not pass (empty when it passes).
+    public var issues: [CalibrationIssue]
+
+    /// True when no issue was found.
+    public var passed: Bool { issues.isEmpty }
+
+    /// Samples used in the fit.
+    public var usedCount: Int { distinctCount - rejectedCount }
+
+    /// The profile to store for this result.
+    public func profile(sensor: SensorIdentity, created: String, unit: String) -> CalibrationProfile {
+        CalibrationProfile(sensor: sensor, offset: fit.offset, matrix: fit.matrix, fieldStrength: fit.fieldStrength,
+                           residualPercent: metrics.residualPercent, coveragePercent: metrics.coveragePercent,
+                           spreadBeforePercent: metrics.spreadBeforePercent, spreadAfterPercent: metrics.spreadAfterPercent,
+                           wobblePercent: metrics.wobblePercent, sampleCount: usedCount, rejectedCount: rejectedCount,
+                           model: fit.model, created: created, unit: unit)
+    }
+}
+
+/// A calibration that did not pass: the issues, and the fit when one could be made.
+public struct CalibrationFailure: Error, Sendable, Hashable {
+    /// Every reason, most important first (never empty).
+    public var issues: [CalibrationIssue]
+    /// The fit and metrics, when the samples allowed one.
+    public var result: CalibrationResult?
+
+    public init(issues: [CalibrationIssue], result: CalibrationResult?) {
+        self.issues = issues.isEmpty ? [.fitFailed] : issues
+        self.result = result
+    }
+
+    /// All issue messages, one per line.
+    public var message: String { issues.map(\.message).joined(separator: "\n") }
+}

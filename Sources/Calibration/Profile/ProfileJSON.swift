@@ -1,0 +1,100 @@
+import JSON
+import Linear
+
+extension CalibrationProfile {
+    /// The JSON form (snake_case keys; optional parts only when present).
+    ///
+    /// ```swift
+    /// let text = profile.jsonValue.serialized(pretty: true)
+    /// let back = try CalibrationProfile(json: JSONValue.parse(text))
+    /// ```
+    public var jsonValue: JSONValue {
+        var sensorPairs: [(String, JSONValue)] = [("chip", .string(sensor.chip))]
+        if let bus = sensor.bus { sensorPairs.append(("bus", .number(Double(bus)))) }
+        if let address = sensor.address { sensorPairs.append(("address", .number(Double(address)))) }
+        var pairs: [(String, JSONValue)] = [
+            ("schema_version", .number(Double(schemaVersion))),
+            ("sensor", .object(sensorPairs)),
+            ("created", .string(created)),
+            ("unit", .string(unit)),
+            ("model", .string(model.rawValue)),
+            ("offset", Self.json(offset)),
+            ("matrix", Self.json(matrix)),
+            ("field_strength", .number(fieldStrength)),
+            ("residual_percent", .number(residualPercent)),
+            ("coverage_percent", .number(coveragePercent)),
+            ("spread_before_percent", .number(spreadBeforePercent)),
+            ("spread_after_percent", .number(spreadAfterPercent)),
+            ("wobble_percent", .number(wobblePercent)),
+            ("sample_count", .number(Double(sampleCount))),
+            ("rejected_count", .number(Double(rejectedCount))),
+        ]
+        if let mounting { pairs.append(("mounting", Self.json(mounting))) }
+        if let yawOffsetDegrees { pairs.append(("yaw_offset_degrees", .number(yawOffsetDegrees))) }
+        if let accelerometer {
+            pairs.append(("accelerometer", .object([("offset", Self.json(accelerometer.offset)),
+                                                    ("scale", Self.json(accelerometer.scale))])))
+        }
+        if let deviation { pairs.append(("deviation_degrees", .array(deviation.corrections.map { .number($0) }))) }
+        return .object(pairs)
+    }
+
+    /// Reads a profile from its JSON form, validating every field. `path` prefixes field names
+    /// in error messages.
+    public init(json: JSONValue, path: String = "profile") throws(ProfileDecodingError) {
+        let r = FieldReader(value: json, path: path)
+        guard json.object != nil else { throw .invalidField(path, reason: "expected an object") }
+        let version = try r.int("schema_version")
+        guard version >= 1 else { throw .invalidField("\(path).schema_version", reason: "must be 1 or more") }
+        guard version <= Self.currentSchemaVersion else { throw .unsupportedProfileVersion(version, path: path) }
+        let s = try r.child("sensor")
+        let sensor = SensorIdentity(chip: try s.string("chip"), bus: try s.optionalInt("bus"),
+                                    address: try s.optionalInt("address"))
+        let modelName = try r.string("model")
+        guard let model = CalibrationModel(rawValue: modelName) else {
+            throw .invalidField("\(path).model", reason: "unknown model \"\(modelName)\"; expected full, diagonal or offset")
+        }
+        let matrix = try r.matrix("matrix")
+        guard matrix.determinant > 0 else { throw .invalidField("\(path).matrix", reason: "not invertible or a reflection") }
+        let field = try r.double("field_strength")
+        guard field > 0 else { throw .invalidField("\(path).field_strength", reason: "must be positive") }
+        var accelerometer: AccelerometerCalibration?
+        if let a = try r.optionalChild("accelerometer") {
+            let cal = AccelerometerCalibration(offset: try a.vector("offset"), scale: try a.vector("scale"))
+            guard cal.scale.x > 0, cal.scale.y > 0, cal.scale.z > 0 else {
+                throw .invalidField("\(path).accelerometer.scale", reason: "must be positive")
+            }
+            accelerometer = cal
+        }
+        var mounting: Matrix3?
+        if r.has("mounting") {
+            let m = try r.matrix("mounting")
+            guard m.determinant.isApproximatelyEqual(to: 1, absoluteTolerance: 1e-3) else {
+                throw .invalidField("\(path).mounting", reason: "not a rotation (determinant must be 1)")
+            }
+            mounting = m
+        }
+        self.init(schemaVersion: version, sensor: sensor, offset: try r.vector("offset"), matrix: matrix,
+                  fieldStrength: field, residualPercent: try r.double("residual_percent", default: 0),
+                  coveragePercent: try r.double("coverage_percent", default: 0),
+                  spreadBeforePercent: try r.double("spread_before_percent", default: 0),
+                  spreadAfterPercent: try r.double("spread_after_percent", default: 0),
+                  wobblePercent: try r.double("wobble_percent", default: 0),
+                  sampleCount: try r.optionalInt("sample_count") ?? 0,
+                  rejectedCount: try r.optionalInt("rejected_count") ?? 0,
+                  model: model, created: try r.string("created"), unit: try r.optionalString("unit") ?? "uT",
+                  mounting: mounting, yawOffsetDegrees: r.has("yaw_offset_degrees") ? try r.double("yaw_offset_degrees") : nil,
+                  accelerometer: accelerometer,
+                  deviation: r.has("deviation_degrees") ? DeviationCard(corrections: try r.doubles("deviation_degrees")) : nil)
+    }
+
+    /// Decodes one profile document.
+    public static func decode(_ text: String) throws(ProfileDecodingError) -> CalibrationProfile {
+        let value: JSONValue
+        do { value = try JSONValue.parse(text) } catch { throw .invalidJSON(error) }
+        return try CalibrationProfile(json: value)
+    }
+
+    static func json(_ v: Vector3) -> JSONValue { .array([.number(v.x), .number(v.y), .number(v.z)]) }
+    static func json(_ m: Matrix3) -> JSONValue { .array([json(m.r0), json(m.r1), json(m.r2)]) }
+}

@@ -1,0 +1,91 @@
+extension JSONValue {
+    /// The JSON text for this value. Compact by default; `pretty` uses two-space indentation and
+    /// one member per line. Non-finite numbers are written as `null`; integral numbers without
+    /// a fraction; others in the shortest form that reads back to the same `Double`.
+    ///
+    /// ```swift
+    /// JSONValue.array([1, 2.5, "a\n"]).serialized()   // [1,2.5,"a\n"]
+    /// ```
+    public func serialized(pretty: Bool = false) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        JSONWriter(pretty: pretty).write(self, into: &out, indent: 0)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The JSON text for a number (see `serialized`).
+    public static func numberText(_ d: Double) -> String {
+        guard d.isFinite else { return "null" }
+        if d == 0 { return d.sign == .minus ? "-0" : "0" }
+        if d.rounded() == d, abs(d) < 1e15 { return String(Int64(d)) }
+        var s = d.description
+        // Swift prints e.g. "1e-05" and "1.5e+20": valid JSON. Guard anyway against forms JSON lacks.
+        if s.hasPrefix(".") { s = "0" + s }
+        if s.hasPrefix("-.") { s = "-0" + s.dropFirst() }
+        return s
+    }
+}
+
+/// Appends JSON text to a byte buffer.
+struct JSONWriter {
+    let pretty: Bool
+
+    func write(_ value: JSONValue, into out: inout [UInt8], indent: Int) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case let .bool(b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case let .number(d): out.append(contentsOf: JSONValue.numberText(d).utf8)
+        case let .string(s): writeString(s, into: &out)
+        case let .array(items):
+            guard !items.isEmpty else { out.append(contentsOf: "[]".utf8); return }
+            out.append(UInt8(ascii: "["))
+            for (k, item) in items.enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                newline(into: &out, indent: indent + 1)
+                write(item, into: &out, indent: indent + 1)
+            }
+            newline(into: &out, indent: indent)
+            out.append(UInt8(ascii: "]"))
+        case let .object(pairs):
+            guard !pairs.isEmpty else { out.append(contentsOf: "{}".utf8); return }
+            out.append(UInt8(ascii: "{"))
+            for (k, pair) in pairs.enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                newline(into: &out, indent: indent + 1)
+                writeString(pair.0, into: &out)
+                out.append(UInt8(ascii: ":"))
+                if pretty { out.append(UInt8(ascii: " ")) }
+                write(pair.1, into: &out, indent: indent + 1)
+            }
+            newline(into: &out, indent: indent)
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    func newline(into out: inout [UInt8], indent: Int) {
+        guard pretty else { return }
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
+    }
+
+    func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            case 0x00..<0x20, 0x7F:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                        hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
