@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "Linear", swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "Geodesy", swiftSettings: strict),
-        .target(name: "Geomagnetism", swiftSettings: strict),
+        .target(name: "Geomagnetism", exclude: ["generate_coefficients.py"], swiftSettings: strict),
         .target(name: "Calibration", dependencies: ["Linear", "JSON"], swiftSettings: strict),
         .target(name: "Heading", dependencies: ["Linear", "Calibration", "Geomagnetism"], swiftSettings: strict),
 
@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism"]),
         .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Simulation", "Sensors"]),
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "Simulation"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "Linear"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation"]),
         .testTarget(name: "GNSSTests", dependencies: ["GNSS", "JSON"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "GNSS", "Geodesy"]),

@@ -72,17 +72,6 @@ public enum ISO8601 {
         return era * 146097 + doe - 719468
     }
 
-    /// The decimal year of a Unix time (e.g. 2026.5 in early July 2026), for the magnetic model.
-    public static func decimalYear(_ unixSeconds: Double) -> Double {
-        var t = time_t(unixSeconds.rounded(.down))
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        let year = Int(parts.tm_year) + 1900
-        let start = Double(daysFromCivil(year, 1, 1) * 86400)
-        let end = Double(daysFromCivil(year + 1, 1, 1) * 86400)
-        return Double(year) + (unixSeconds - start) / (end - start)
-    }
-
     private static func pad(_ v: Int, _ width: Int) -> String {
         let s = String(v)
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s

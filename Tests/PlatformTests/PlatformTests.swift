@@ -1,4 +1,5 @@
 import Foundation
+import Linear
 import Platform
 import Testing
 
@@ -30,12 +31,6 @@ import Testing
             t += 12_345_678.125
             #expect(ISO8601.format(t) == f.string(from: Date(timeIntervalSince1970: t)))
         }
-    }
-
-    @Test func decimalYear() {
-        #expect(abs(ISO8601.decimalYear(1_735_689_600) - 2025.0) < 1e-12)   // 2025-01-01
-        let mid = ISO8601.decimalYear(Double(ISO8601.daysFromCivil(2024, 7, 2)) * 86400)
-        #expect(abs(mid - (2024 + 183.0 / 366)) < 1e-12)
     }
 }
 
@@ -81,3 +76,30 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: base.path + "/a/b/c", isDirectory: &isDir) && isDir.boolValue)
     }
 }
+
+@Suite struct NumberFormatTests {
+    @Test func fixedRoundsAndPads() {
+        #expect(fixed(12.345, 2) == "12.35" || fixed(12.345, 2) == "12.34")
+        #expect(fixed(12.5, 0) == "13")
+        #expect(fixed(-0.001, 1) == "0.0")
+        #expect(fixed(-1.05, 1) == "-1.1" || fixed(-1.05, 1) == "-1.0")
+        #expect(fixed(3, 3) == "3.000")
+        #expect(fixed(0.06, 1) == "0.1")
+        #expect(fixed(-123.456, 1) == "-123.5")
+        #expect(fixed(.nan, 1) == "nan")
+    }
+
+    @Test func plainRoundTrips() {
+        var rng = SplitMix64(seed: 99)
+        for _ in 0..<2000 {
+            let v = Double.random(in: -1000...1000, using: &rng) * [1, 1e-6, 1e-3, 1e4].randomElement(using: &rng)!
+            let s = plain(v)
+            #expect(Double(s) == v, "\(v) → \(s)")
+            #expect(!s.contains("e"), "\(s)")
+        }
+        #expect(plain(3) == "3")
+        #expect(plain(-33.8694) == "-33.8694")
+        #expect(plain(.nan) == "")
+    }
+}
+

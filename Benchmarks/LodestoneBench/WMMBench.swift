@@ -1,0 +1,64 @@
+// WMM2025 benchmarks: declination (the fast path) and the full field, each call at a new point.
+import Geomagnetism
+
+/// Fixed-seed generator for the benchmark inputs (SplitMix64).
+private struct WMMBenchRandom {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in [low, high).
+    mutating func uniform(_ low: Double, _ high: Double) -> Double {
+        low + (high - low) * Double(next() >> 11) * 0x1p-53
+    }
+}
+
+private struct WMMBenchPoint {
+    var latitude: Double
+    var longitude: Double
+    var heightKm: Double
+    var year: Double
+}
+
+/// 4096 random points over the whole globe, heights 0–10 km, dates across the validity interval.
+private func wmmBenchPoints() -> [WMMBenchPoint] {
+    var random = WMMBenchRandom(state: 0x5EED_2025)
+    return (0..<4096).map { _ in
+        WMMBenchPoint(latitude: random.uniform(-90, 90), longitude: random.uniform(-180, 180),
+                      heightKm: random.uniform(0, 10), year: random.uniform(2025, 2030))
+    }
+}
+
+func runWMMBenchmarks() {
+    let model = WorldMagneticModel.wmm2025
+    let points = wmmBenchPoints()
+    let mask = points.count - 1
+
+    bench("wmm.declination", iterations: 200_000, extra: [("points", "\(points.count)")]) { n in
+        var sum = 0.0
+        for i in 0..<n {
+            let p = points[i & mask]
+            sum += (try? model.declination(latitude: p.latitude, longitude: p.longitude,
+                                           heightKm: p.heightKm, decimalYear: p.year)) ?? 0
+        }
+        blackHole(sum)
+    }
+
+    bench("wmm.field", iterations: 100_000, extra: [("points", "\(points.count)")]) { n in
+        var sum = 0.0
+        for i in 0..<n {
+            let p = points[i & mask]
+            let point = GeodeticPoint(latitude: p.latitude, longitude: p.longitude, heightKm: p.heightKm)
+            if let field = try? model.field(at: point, decimalYear: p.year) {
+                sum += field.declination + field.secular.declination + field.declinationUncertainty
+            }
+        }
+        blackHole(sum)
+    }
+}
