@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation"]),
         .testTarget(name: "GNSSTests", dependencies: ["GNSS", "JSON"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "GNSS", "Geodesy"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Sensors", "Geomagnetism"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Sensors", "Geomagnetism", "GNSS"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Heading", "Navigation"]),
         .testTarget(name: "HeadingLogTests", dependencies: ["HeadingLog", "Heading", "GNSS"]),
         .testTarget(name: "OptionsTests", dependencies: ["Options"]),

@@ -1,0 +1,172 @@
+import Glibc
+import Platform
+import Synchronization
+
+/// A gpsd client that runs on its own thread and hands deduplicated fixes to the consumer through
+/// a `FixMailbox`, so the display never waits on the network.
+///
+/// It connects to gpsd (retrying with a backoff of at most `maxRetryInterval` while gpsd is
+/// absent), asks for JSON reports, reads each raw line with libgps, decodes it with the JSON
+/// module, merges the TPVs of one epoch, and reconnects by itself when gpsd goes away.
+///
+/// ```swift
+/// let client = GpsdClient(address: try GpsdAddress(parsing: "127.0.0.1:2947"))
+/// client.start()
+/// defer { client.stop() }
+/// while running {
+///     let update = client.take(now: Clock.monotonic())
+///     for received in update.fixes { show(received.fix) }
+///     if update.current == nil { showStale() }
+/// }
+/// ```
+public final class GpsdClient: GNSSSource {
+    /// Timing of the client.
+    public struct Settings: Sendable, Equatable {
+        /// First retry delay after a failure; it doubles up to `maxRetryInterval`.
+        public var firstRetryInterval = 0.25
+        /// Longest wait between two connection attempts.
+        public var maxRetryInterval = 2.0
+        /// How long an epoch waits for more TPVs with its time (see `EpochMerger`).
+        public var epochHoldSeconds = 0.5
+
+        public init() {}
+    }
+
+    public let address: GpsdAddress
+    public let settings: Settings
+    /// The hand-over point; exposed for callers that want to inspect it directly.
+    public let mailbox = FixMailbox()
+    private let lifecycle = Mutex(Lifecycle())
+
+    private struct Lifecycle {
+        var started = false
+        var finished = false
+    }
+
+    public init(address: GpsdAddress = .default, settings: Settings = Settings()) {
+        self.address = address
+        self.settings = settings
+    }
+
+    public var name: String { "gpsd at \(address)" }
+
+    /// Starts the client thread (once). SIGPIPE is ignored from here on, so a gpsd that vanishes
+    /// while a request is written cannot end the process.
+    public func start() {
+        let first = lifecycle.withLock { l -> Bool in
+            if l.started { return false }
+            l.started = true
+            return true
+        }
+        guard first else { return }
+        signal(SIGPIPE, SIG_IGN)
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { raw in
+            guard let raw else { return nil }
+            let client = Unmanaged<GpsdClient>.fromOpaque(raw).takeRetainedValue()
+            client.runLoop()
+            return nil
+        }, context)
+        if status == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<GpsdClient>.fromOpaque(context).release()
+            mailbox.setState(.disconnected(.cannotConnect(address)))
+            lifecycle.withLock { $0.finished = true }
+        }
+    }
+
+    /// Asks the thread to stop and waits up to `timeout` seconds for it (a connect to an
+    /// unreachable remote host can take longer; the thread then ends on its own).
+    public func stop() {
+        stop(timeout: 1)
+    }
+
+    /// See `stop()`.
+    public func stop(timeout: Double) {
+        mailbox.requestStop()
+        let deadline = Clock.monotonic() + timeout
+        while Clock.monotonic() < deadline {
+            let done = lifecycle.withLock { !$0.started || $0.finished }
+            if done { return }
+            Clock.sleep(seconds: 0.005)
+        }
+    }
+
+    public func take(now: Double) -> GNSSUpdate { mailbox.take(now: now) }
+
+    // MARK: The thread
+
+    private func runLoop() {
+        defer { lifecycle.withLock { $0.finished = true } }
+        let session = GpsdSession()
+        var merger = EpochMerger(holdSeconds: settings.epochHoldSeconds)
+        var retry = settings.firstRetryInterval
+        while !mailbox.stopRequested {
+            do {
+                try session.open(address)
+            } catch {
+                mailbox.setState(.disconnected(error))
+                pause(retry)
+                retry = min(retry * 2, settings.maxRetryInterval)
+                continue
+            }
+            mailbox.setState(.connected)
+            retry = settings.firstRetryInterval
+            merger.reset()
+            stream(session, &merger)
+            session.close()
+            if let fix = merger.flush() { deliver(fix) }
+            if mailbox.stopRequested { break }
+            mailbox.setState(.disconnected(.connectionLost(address)))
+            pause(retry)
+        }
+    }
+
+    /// Reads lines until the connection closes or a stop is requested.
+    private func stream(_ session: GpsdSession, _ merger: inout EpochMerger) {
+        while !mailbox.stopRequested {
+            switch session.readLine(timeout: 0.05) {
+            case .line(let text):
+                handle(text, &merger)
+            case .nothing:
+                break
+            case .closed:
+                return
+            }
+            if let fix = merger.poll(now: Clock.monotonic()) { deliver(fix) }
+        }
+    }
+
+    private func handle(_ line: String, _ merger: inout EpochMerger) {
+        guard let report = try? GpsdReport.parse(line) else { return }
+        switch report {
+        case .tpv(let fix):
+            if fix.hasPosition {
+                mailbox.setState(.connected)
+                for epoch in merger.add(fix, at: Clock.monotonic()) { deliver(epoch) }
+            } else {
+                mailbox.countReportWithoutFix()
+                mailbox.setState(.waitingForFix)
+            }
+        case .devices(let paths):
+            mailbox.setDevices(paths)
+            if paths.isEmpty { mailbox.setState(.waitingForFix) }
+        case .version, .error, .other:
+            break
+        }
+    }
+
+    private func deliver(_ fix: Fix) {
+        mailbox.post(ReceivedFix(fix: fix, receivedAt: Clock.monotonic()))
+    }
+
+    /// Sleeps in short slices so a stop request is noticed quickly.
+    private func pause(_ seconds: Double) {
+        let end = Clock.monotonic() + seconds
+        while !mailbox.stopRequested, Clock.monotonic() < end {
+            Clock.sleep(seconds: min(0.02, max(0, end - Clock.monotonic())))
+        }
+    }
+}

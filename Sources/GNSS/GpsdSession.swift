@@ -1,0 +1,87 @@
+import CGPS
+import Glibc
+
+/// One connection to gpsd through libgps: open, watch, read raw JSON lines, close.
+///
+/// `gps_data_t` is about 24 KB, so it lives on the heap. The session is used from one thread only
+/// (the client's); it is not shared.
+///
+/// ```swift
+/// let session = GpsdSession()
+/// try session.open(.default)
+/// if case .line(let json) = session.readLine(timeout: 0.1) { … }
+/// session.close()
+/// ```
+final class GpsdSession {
+    enum ReadResult: Equatable {
+        /// One complete JSON line.
+        case line(String)
+        /// Nothing complete within the timeout.
+        case nothing
+        /// gpsd closed the connection, or it failed.
+        case closed
+    }
+
+    private let data: UnsafeMutablePointer<gps_data_t>
+    private var buffer: [CChar]
+    private(set) var isOpen = false
+
+    init(bufferSize: Int = 1 << 16) {
+        data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
+        data.initialize(to: gps_data_t())
+        buffer = [CChar](repeating: 0, count: bufferSize)
+    }
+
+    deinit {
+        close()
+        data.deinitialize(count: 1)
+        data.deallocate()
+    }
+
+    /// Connects and asks gpsd to stream JSON reports.
+    func open(_ address: GpsdAddress) throws(GNSSError) {
+        close()
+        data.pointee = gps_data_t()
+        guard gps_open(address.host, String(address.port), data) == 0 else {
+            throw .cannotConnect(address)
+        }
+        isOpen = true
+        guard gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil) == 0 else {
+            close()
+            throw .watchFailed(address)
+        }
+        // Reads must never block the thread for long: it also watches the stop flag.
+        let fd = data.pointee.gps_fd
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// Waits up to `timeout` seconds for a complete line.
+    func readLine(timeout: Double) -> ReadResult {
+        guard isOpen else { return .closed }
+        let micros = Int32(max(0, min(timeout, 10)) * 1_000_000)
+        guard gps_waiting(data, micros) else { return .nothing }
+        buffer[0] = 0
+        let count = Int32(buffer.count)
+        let status = buffer.withUnsafeMutableBufferPointer { gps_read(data, $0.baseAddress, count) }
+        let text: String? = buffer[0] == 0 ? nil : String(
+            decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if status > 0, let text { return .line(text) }
+        // libgps returns −1 both for a closed socket and for a line it could not unpack itself;
+        // in the second case the line was copied out, and the connection is fine.
+        if status < 0 { return text.map { .line($0) } ?? .closed }
+        // A partial line: wait for the rest on the socket itself (gps_waiting would say "ready"
+        // at once because of the buffered part).
+        var pfd = pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0)
+        _ = poll(&pfd, 1, Int32(max(1, micros / 1000)))
+        return .nothing
+    }
+
+    /// Closes the connection (safe to call when closed).
+    func close() {
+        guard isOpen else { return }
+        // No WATCH_DISABLE: gpsd may already be gone, and closing the socket says enough.
+        _ = gps_close(data)
+        isOpen = false
+    }
+}

@@ -1,0 +1,85 @@
+import Geodesy
+
+// Text for movement reports, in English or Chinese. The data (`MovementReport`, `Leg`) stays
+// free of presentation; these functions only read it.
+
+/// "N30°E, moved 12 m" / "北偏东30度 移动了12米"; "stationary" / "静止" when the move is within
+/// the fixes' combined error (no direction is given then).
+///
+/// ```swift
+/// formatMovement(Leg(distance: 12, azimuth: 30, errorRadius: 4), style: .quadrant(decimals: 0))
+/// // "N30°E, moved 12 m"
+/// formatMovement(Leg(distance: 5, azimuth: 0, errorRadius: 4), style: .quadrant(decimals: 0), language: .zh)
+/// // "正北 移动了5米"
+/// ```
+public func formatMovement(_ leg: Leg, style: BearingStyle = .quadrant(decimals: 0), language: Language = .en) -> String {
+    if leg.isStationary { return stationaryWord(language) }
+    let direction = formatBearing(leg.azimuth, style: style, language: language)
+    let distance = formatDistance(leg.distance, language: language)
+    switch language {
+    case .en: return direction + ", moved " + distance
+    case .zh: return direction + " 移动了" + distance
+    }
+}
+
+/// "stationary" or "静止".
+public func stationaryWord(_ language: Language) -> String {
+    language == .en ? "stationary" : "静止"
+}
+
+/// Whole metres below a kilometre ("12 m", "12米"), else kilometres to two decimals
+/// ("1.25 km", "1.25公里").
+public func formatDistance(_ metres: Double, language: Language = .en) -> String {
+    guard metres.isFinite else { return "?" }
+    let whole = metres.rounded()
+    if abs(whole) < 1000 {
+        return wholeNumber(whole) + (language == .en ? " m" : "米")
+    }
+    return decimalText(metres / 1000, decimals: 2) + (language == .en ? " km" : "公里")
+}
+
+/// "4.2 m/s" or "4.2米/秒".
+public func formatSpeed(_ metresPerSecond: Double, language: Language = .en) -> String {
+    decimalText(metresPerSecond, decimals: 1) + (language == .en ? " m/s" : "米/秒")
+}
+
+/// The report after its time and position: "start" for the first, else the movement, the total,
+/// and speed and course when known (the course only when moving at 0.3 m/s or more).
+///
+/// ```swift
+/// formatReportSummary(report, style: .quadrant(decimals: 0), language: .en)
+/// // "N30°E, moved 12 m; total 1.23 km; 4.2 m/s, course N17°E"
+/// ```
+public func formatReportSummary(_ report: MovementReport, style: BearingStyle = .quadrant(decimals: 0),
+                                language: Language = .en) -> String {
+    guard let leg = report.leg else { return language == .en ? "start" : "起点" }
+    var parts = [formatMovement(leg, style: style, language: language)]
+    parts.append((language == .en ? "total " : "累计") + formatDistance(report.totalDistance, language: language))
+    var motion: [String] = []
+    if let speed = report.speed {
+        motion.append((language == .en ? "" : "速度") + formatSpeed(speed, language: language))
+    }
+    // A receiver's course at walking-pace noise or at rest points anywhere: not shown below 0.3 m/s.
+    if let course = report.course, (report.speed ?? 1) >= 0.3 {
+        motion.append((language == .en ? "course " : "航向") + formatBearing(course, style: style, language: language))
+    }
+    if !motion.isEmpty { parts.append(motion.joined(separator: language == .en ? ", " : "，")) }
+    return parts.joined(separator: language == .en ? "; " : "；")
+}
+
+/// A number with a fixed count of decimals ("4.2", "-0.5", "12.00").
+func decimalText(_ value: Double, decimals: Int) -> String {
+    guard value.isFinite else { return "?" }
+    var scale = 1.0
+    for _ in 0..<max(0, decimals) { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    guard scaled < 9e15 else { return wholeNumber(value) }
+    let units = Int64(scaled)
+    let s = Int64(scale)
+    var text = String(units / s)
+    if decimals > 0 {
+        let fraction = String(units % s)
+        text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+    }
+    return (value < 0 && units != 0 ? "-" : "") + text
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+/// `lodestone track` and `lodestone where` against a real gpsd fed by gpsfake. Each test uses its
+/// own free port and its own TMPDIR. They are skipped (with a message) only when gpsfake is missing.
+@Suite("gpsd integration (gpsfake)", .enabled(if: gpsfakePath != nil, Comment(rawValue: gpsfakeMissingMessage)))
+struct GpsdIntegrationTests {
+    /// Replays `log` through gpsfake and runs `lodestone track` with `arguments` until the log ends.
+    func trackWhileReplaying(_ log: String, _ arguments: [String]) throws -> (output: String, errors: String, status: Int32, fake: GpsFake) {
+        let port = freeTCPPort()
+        let fake = try GpsFake(log: log, port: port)
+        try #require(fake.waitUntilListening(), "gpsd under gpsfake did not start listening on \(port)")
+        let track = try BackgroundLodestone(["track", "--gpsd", "127.0.0.1:\(port)"] + arguments)
+        #expect(fake.waitUntilFinished(timeout: 40), "gpsfake did not finish \(log)")
+        // The client flushes the last epoch when gpsd closes; give it a moment, then stop it.
+        Thread.sleep(forTimeInterval: 1.0)
+        let status = track.stop()
+        return (track.stdout, track.stderr, status, fake)
+    }
+
+    @Test(arguments: ["bt451.log", "haicom-305N.log", "nl2008u.log"])
+    func csvHasOneRowPerDistinctFixWithGpsdsExactPositions(log: String) throws {
+        let run = try trackWhileReplaying(log, ["--format", "csv", "--distance-filter", "0"])
+        #expect(run.status == 0)
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("time,lat,lon,distance_m,bearing_deg,bearing,total_m,speed_mps,course_deg") == true)
+        let rows = trackCSVRows(run.output)
+        #expect(rows.count == (try distinctFixTimes(chk: log + ".chk")), "stderr: \(run.errors)")
+
+        // Every row is one of gpsd's epochs: same time text, bit-identical latitude and longitude.
+        let reference = referenceEpochs(run.fake.referenceLines())
+        #expect(rows.count == reference.count)
+        for (row, epoch) in zip(rows, reference) {
+            #expect(row["time"] == epoch.time)
+            #expect(row["lat"].flatMap { Double($0) } == epoch.lat)
+            #expect(row["lon"].flatMap { Double($0) } == epoch.lon)
+        }
+
+        // Distances and bearings against Vincenty's formula, and the running total.
+        #expect(rows.first?["distance_m"] == "")
+        var total = 0.0
+        for k in rows.indices.dropFirst() {
+            guard let lat1 = rows[k - 1]["lat"].flatMap({ Double($0) }), let lon1 = rows[k - 1]["lon"].flatMap({ Double($0) }),
+                  let lat2 = rows[k]["lat"].flatMap({ Double($0) }), let lon2 = rows[k]["lon"].flatMap({ Double($0) }),
+                  let distance = rows[k]["distance_m"].flatMap({ Double($0) }),
+                  let sum = rows[k]["total_m"].flatMap({ Double($0) })
+            else { Issue.record("row \(k) incomplete: \(rows[k])"); continue }
+            let check = vincentyInverse(lat1, lon1, lat2, lon2)
+            #expect(abs(distance - check.distance) < 0.002, "row \(k): \(distance) vs \(check.distance)")
+            if check.distance > 1, let bearing = rows[k]["bearing_deg"].flatMap({ Double($0) }) {
+                #expect(abs(remainder(bearing - check.azimuth, 360)) < 0.01, "row \(k)")
+            }
+            total += check.distance
+            #expect(abs(sum - total) < 0.01 + 1e-6 * total)
+        }
+    }
+
+    @Test func stationaryJitterIsReportedAsStationary() throws {
+        let run = try trackWhileReplaying("stationary-jitter.log", ["--format", "csv", "--distance-filter", "0"])
+        let rows = trackCSVRows(run.output)
+        #expect(rows.count == 30)
+        for row in rows.dropFirst() {
+            #expect(row["stationary"] == "true")
+            #expect(row["bearing"] == "stationary")
+            #expect((row["distance_m"].flatMap { Double($0) } ?? 99) < 5)
+        }
+    }
+
+    @Test func courseReversalInChinese() throws {
+        let run = try trackWhileReplaying("course-reversal.log", ["--lang", "zh"])
+        #expect(run.status == 0)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 25, "\(run.output)\n\(run.errors)")
+        #expect(lines.first?.hasSuffix("起点") == true)
+        // 12 legs due north, then 12 due south, 25 m each (the log places fixes 25 m apart).
+        #expect(lines[1...12].allSatisfy { $0.contains("正北 移动了25米") })
+        #expect(lines[13...24].allSatisfy { $0.contains("正南 移动了25米") })
+        #expect(lines.last?.contains("累计600米") == true)
+        #expect(lines.last?.contains("航向正南") == true)
+    }
+
+    @Test func courseReversalInCSV() throws {
+        let run = try trackWhileReplaying("course-reversal.log", ["--format", "csv", "--distance-filter", "0"])
+        let rows = trackCSVRows(run.output)
+        #expect(rows.count == 25)
+        #expect(rows[1...12].allSatisfy { $0["bearing"] == "N" && $0["bearing_deg"] == "0" })
+        #expect(rows[13...24].allSatisfy { $0["bearing"] == "S" && $0["bearing_deg"] == "180" })
+        #expect(rows.first?["lat"] == rows.last?["lat"])
+    }
+
+    @Test func survivesGpsdBeingKilledAndRestarted() throws {
+        let port = freeTCPPort()
+        var fake = try GpsFake(log: "haicom-305N.log", port: port, cycle: 0.02)
+        try #require(fake.waitUntilListening())
+        let track = try BackgroundLodestone(["track", "--gpsd", "127.0.0.1:\(port)", "--format", "csv", "--distance-filter", "0"])
+        #expect(pollUntil(20) { trackCSVRows(track.stdout).count >= 5 }, "no rows before the kill: \(track.stderr)")
+        fake.kill()
+        let rowsBefore = trackCSVRows(track.stdout).count
+        #expect(pollUntil(5) { track.stderr.contains("lost the connection to gpsd at 127.0.0.1:\(port)") })
+
+        // A new gpsd on the same port, replaying another log: the client finds it by itself.
+        fake = try GpsFake(log: "nl2008u.log", port: port)
+        try #require(fake.waitUntilListening())
+        #expect(fake.waitUntilFinished(timeout: 40))
+        #expect(pollUntil(5) { trackCSVRows(track.stdout).contains { $0["lat"]?.hasPrefix("48.2") == true } })
+        let status = track.stop()
+        #expect(status == 0)
+        let rows = trackCSVRows(track.stdout)
+        #expect(rowsBefore < 67)
+        #expect(rows.prefix(rowsBefore).allSatisfy { $0["lat"]?.hasPrefix("-27.2") == true })
+        #expect(rows.dropFirst(rowsBefore).contains { $0["lat"] == "48.2208" && $0["lon"] == "8.421881667" })
+        let errors = track.stderr
+        if let lost = errors.range(of: "lost the connection") {
+            #expect(errors[lost.upperBound...].contains("connected to gpsd at 127.0.0.1:\(port)"))
+        }
+    }
+
+    @Test func whereFindsTheFirstGoodEnoughFix() throws {
+        let port = freeTCPPort()
+        let fake = try GpsFake(log: "nl2008u.log", port: port)
+        try #require(fake.waitUntilListening())
+        // nl2008u's fixes carry eph 13.3 m until the last epoch (11.4 m).
+        let result = try runLodestone(["where", "--gpsd", "127.0.0.1:\(port)", "--accuracy", "12", "--json", "--timeout", "30"], timeout: 40)
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(object?["lat"] as? Double == 48.2208)
+        #expect(object?["lon"] as? Double == 8.421881667)
+        #expect(object?["eph_m"] as? Double == 11.4)
+        #expect(object?["mode"] as? Int == 3)
+    }
+
+    @Test func whereSaysTheFixesWereTooPoor() throws {
+        let port = freeTCPPort()
+        let fake = try GpsFake(log: "nl2008u.log", port: port)
+        try #require(fake.waitUntilListening())
+        let result = try runLodestone(["where", "--gpsd", "127.0.0.1:\(port)", "--accuracy", "2", "--timeout", "8"], timeout: 20)
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("was good enough"))
+        #expect(result.stderr.contains("the best with a horizontal error of 11.4 m"), "\(result.stderr)")
+        _ = fake
+    }
+}
+
+/// Needs no gpsd at all: runs everywhere.
+@Suite("where without gpsd")
+struct WhereWithoutGpsdTests {
+    @Test func timesOutWithExit69AndSaysGpsdIsUnreachable() throws {
+        let port = freeTCPPort()
+        let started = Date()
+        let result = try runLodestone(["where", "--gpsd", "127.0.0.1:\(port)", "--timeout", "1"], timeout: 10)
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("cannot reach gpsd at 127.0.0.1:\(port): is it running?"))
+        #expect(result.stderr.contains("--simulate"))
+        #expect(result.stdout.isEmpty)
+        #expect(Date().timeIntervalSince(started) < 4)
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Glibc
+
+// Support for the gpsd integration tests: gpsfake under control, a background lodestone, and an
+// independent geodesic (Vincenty) to check distances with.
+
+/// The gpsfake executable, or nil when gpsd's test tools are not installed.
+let gpsfakePath: String? = {
+    let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+    for folder in folders + ["/usr/bin", "/usr/local/bin"] {
+        let candidate = "\(folder)/gpsfake"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}()
+
+let gpsfakeMissingMessage = "gpsfake is not installed (Debian packages gpsd and gpsd-clients); "
+    + "'make test' installs them — skipping the tests against a real gpsd"
+
+/// Clears the signal mask, then runs argv[1:] in place (same pid, same process group).
+private let unblockAndExec =
+    "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
+
+/// The NMEA logs and gpsd's .chk output (Tests/Fixtures/nmea).
+let nmeaFolder = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/nmea")
+
+/// A free TCP port on 127.0.0.1 (bound to port 0, read back, released).
+func freeTCPPort() -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p -> Int32 in
+            guard bind(fd, p, length) == 0 else { return -1 }
+            return getsockname(fd, p, &length)
+        }
+    }
+    return UInt16(bigEndian: address.sin_port)
+}
+
+/// True when something accepts TCP connections on 127.0.0.1:port.
+func acceptsConnections(_ port: UInt16) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    } == 0
+}
+
+/// Polls `condition` every 20 ms until it holds or `timeout` passes.
+func pollUntil(_ timeout: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    return condition()
+}
+
+/// gpsfake replaying one log once (`gpsfake -1 -p -q -P PORT LOG`) with a private TMPDIR. Its
+/// stdout (the JSON gpsd produced) is kept as the reference. The process runs in its own process
+/// group (Foundation's Process does that), so `kill()` takes gpsd down with it.
+final class GpsFake {
+    let port: UInt16
+    let folder: URL
+    let process = Process()
+    var referenceURL: URL { folder.appendingPathComponent("reference.json") }
+
+    init(log: String, port: UInt16, cycle: Double? = nil) throws {
+        self.port = port
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("lodestone-gpsfake-\(getpid())-\(port)-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: referenceURL.path, contents: nil)
+        var arguments = ["-1", "-p", "-q", "-P", String(port)]
+        if let cycle { arguments += ["-c", String(cycle)] }
+        arguments.append(nmeaFolder.appendingPathComponent(log).path)
+        // Test threads block most signals and a spawned process inherits that mask: gpsd would
+        // then never see gpsfake's SIGTERM at the end of the log. gpsfake is a Python script, so
+        // Python is there to clear the mask before it starts.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", unblockAndExec, gpsfakePath ?? "/usr/bin/gpsfake"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = folder.path
+        process.environment = environment
+        process.standardOutput = try FileHandle(forWritingTo: referenceURL)
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        kill()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Waits until gpsd accepts connections (the recipe: poll, then start the client at once).
+    func waitUntilListening(timeout: Double = 15) -> Bool {
+        pollUntil(timeout) { acceptsConnections(port) || !process.isRunning }
+            && process.isRunning
+    }
+
+    /// Waits for gpsfake to reach the end of the log and exit.
+    func waitUntilFinished(timeout: Double = 30) -> Bool {
+        pollUntil(timeout) { !process.isRunning }
+    }
+
+    /// Kills gpsfake and its gpsd (the whole process group) at once.
+    func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(-process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// The JSON lines gpsd sent to gpsfake's own client.
+    func referenceLines() -> [String] {
+        let text = (try? String(contentsOf: referenceURL, encoding: .utf8)) ?? ""
+        return text.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasPrefix("{") }
+    }
+}
+
+/// `lodestone` running in the background, its output collected as it comes.
+final class BackgroundLodestone {
+    let process = Process()
+    private let out = LockedData(), err = LockedData()
+    private let outPipe = Pipe(), errPipe = Pipe()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: lodestoneBinaryPath)
+        process.arguments = arguments
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
+        let out = self.out, err = self.err
+        outPipe.fileHandleForReading.readabilityHandler = { out.append($0.availableData) }
+        errPipe.fileHandleForReading.readabilityHandler = { err.append($0.availableData) }
+        try process.run()
+    }
+
+    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+    var stdout: String { String(decoding: out.value, as: UTF8.self) }
+    var stderr: String { String(decoding: err.value, as: UTF8.self) }
+
+    /// Sends SIGTERM and waits for the exit status (SIGKILL after `timeout`).
+    func stop(timeout: Double = 5) -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        if !pollUntil(timeout, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        outPipe.fileHandleForReading.readabilityHandler = nil
+        errPipe.fileHandleForReading.readabilityHandler = nil
+        out.append(outPipe.fileHandleForReading.readDataToEndOfFile())
+        err.append(errPipe.fileHandleForReading.readDataToEndOfFile())
+        return process.terminationStatus
+    }
+}
+
+/// The text of a JSON member in one gpsd line (`"lat":48.2175` → "48.2175"), read without a JSON
+/// library so the digits are exactly gpsd's.
+func gpsdMemberText(_ key: String, in line: String) -> String? {
+    guard let range = line.range(of: "\"\(key)\":") else { return nil }
+    var text = ""
+    for c in line[range.upperBound...] {
+        if c == "," || c == "}" { break }
+        text.append(c)
+    }
+    return text.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+}
+
+/// One epoch of gpsd's stream: the TPVs with mode ≥ 2 that share a time, consecutive.
+struct ReferenceEpoch: Equatable {
+    var time: String
+    var lat: Double
+    var lon: Double
+}
+
+/// Groups TPV lines (mode ≥ 2, with time and position) into epochs, as a client that merges by
+/// time sees them.
+func referenceEpochs(_ lines: [String]) -> [ReferenceEpoch] {
+    var epochs: [ReferenceEpoch] = []
+    for line in lines where gpsdMemberText("class", in: line) == "TPV" {
+        guard let mode = gpsdMemberText("mode", in: line).flatMap({ Int($0) }), mode >= 2,
+              let time = gpsdMemberText("time", in: line),
+              let lat = gpsdMemberText("lat", in: line).flatMap({ Double($0) }),
+              let lon = gpsdMemberText("lon", in: line).flatMap({ Double($0) }) else { continue }
+        if epochs.last?.time == time {
+            epochs[epochs.count - 1].lat = lat
+            epochs[epochs.count - 1].lon = lon
+        } else {
+            epochs.append(ReferenceEpoch(time: time, lat: lat, lon: lon))
+        }
+    }
+    return epochs
+}
+
+/// Distinct TPV times with mode ≥ 2 in a .chk file.
+func distinctFixTimes(chk: String) throws -> Int {
+    let text = try String(contentsOf: nmeaFolder.appendingPathComponent(chk), encoding: .utf8)
+    let lines = text.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasPrefix("{") }
+    return Set(referenceEpochs(lines).map(\.time)).count
+}
