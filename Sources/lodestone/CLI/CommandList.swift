@@ -1,4 +1,8 @@
 /// Every subcommand, in the order `lodestone --help` lists them.
 let allCommands: [any Command.Type] = [
     WatchCommand.self,
+    DeclinationCommand.self,
+    GeodCommand.self,
+    TrackCommand.self,
+    WhereCommand.self,
 ]
