@@ -3,7 +3,7 @@
 import Glibc
 
 let arguments = CommandLine.arguments.dropFirst()
-let report = BenchReport(filter: arguments.first)
+nonisolated(unsafe) let report = BenchReport(filter: arguments.first)
 
 /// Registers and runs one benchmark (skipped when it does not match the filter).
 func bench(_ name: String, iterations: Int, extra: [(String, String)] = [], _ body: (Int) -> Void) {
@@ -19,4 +19,8 @@ func reportFigure(_ name: String, extra: [(String, String)]) {
 }
 
 runSensorBenchmarks()
+runGeodesyBenchmarks()
+runCalibrationBenchmarks()
+runWMMBenchmarks()
+runHeadingBenchmarks()
 report.printTable()

@@ -25,7 +25,8 @@ public enum I2CError: Error, Equatable, Sendable {
         case .noDevice, .remoteIO, Errno(121): return .noAcknowledge(bus: bus, address: address)
         case .busy: return .addressBusy(bus: bus, address: address)
         case .timedOut: return .timeout(bus: bus, address: address)
-        case Errno(95), Errno(22) where operation.contains("block"): return .unsupported(bus: bus, operation: operation)
+        case Errno(95): return .unsupported(bus: bus, operation: operation)
+        case Errno(22) where operation.contains("block"): return .unsupported(bus: bus, operation: operation)
         default: return .system(bus: bus, address: address, operation: operation, e)
         }
     }

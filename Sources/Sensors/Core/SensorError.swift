@@ -12,6 +12,10 @@ public enum SensorError: Error, Equatable, Sendable {
     case dataNotReady(ChipKind, seconds: Double)
     /// The readings have not changed for too long at a real output rate.
     case stuck(ChipKind, seconds: Double)
+    /// The accelerometer at the address is not the one expected.
+    case wrongAccelerometer(expected: AccelerometerKind, bus: Int, address: I2CAddress, evidence: String)
+    /// An accelerometer axis sat at the end of its range (a shock or vibration); the sample was dropped.
+    case accelerometerSaturated(AccelerometerKind)
 
     public var message: String {
         switch self {
@@ -25,6 +29,11 @@ public enum SensorError: Error, Equatable, Sendable {
             return "\(chip.displayName) produced no data for \(s) s; check the wiring and power"
         case .stuck(let chip, let s):
             return "\(chip.displayName) readings have not changed for \(s) s: the sensor may be stuck; power-cycle it"
+        case .wrongAccelerometer(let expected, let bus, let address, let evidence):
+            return "the chip on bus \(bus) at \(hexAddress(address)) is not a \(expected.displayName) accelerometer (\(evidence)).\n"
+                + "Run 'lodestone detect' to see what is there, or pass the right --accelerometer."
+        case .accelerometerSaturated(let kind):
+            return "\(kind.displayName) accelerometer saturated (a shock or strong vibration); sample dropped"
         }
     }
 
@@ -32,8 +41,8 @@ public enum SensorError: Error, Equatable, Sendable {
     public var exitCode: ExitCode {
         switch self {
         case .bus(.permissionDenied): return .unavailable
-        case .bus, .wrongChip, .dataNotReady, .stuck: return .unavailable
-        case .overflow: return .dataError
+        case .bus, .wrongChip, .wrongAccelerometer, .dataNotReady, .stuck: return .unavailable
+        case .overflow, .accelerometerSaturated: return .dataError
         }
     }
 }

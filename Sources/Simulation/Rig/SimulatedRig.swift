@@ -6,14 +6,18 @@ import Synchronization
 /// emulator on an `EmulatedI2CBus`. The real driver reads it.
 ///
 /// ```swift
-/// let rig = SimulatedRig(setup: .default, now: Clock.monotonic)
-/// let chip = try QMC5883L(bus: rig.bus)
+/// let rig = SimulatedRig(setup: SimulationSetup(chip: .lis3mdl), now: Clock.monotonic)
+/// let chip = try DriverFactory.open(rig.setup.chip, bus: rig.bus, address: rig.address)
 /// ```
 public final class SimulatedRig {
     public let setup: SimulationSetup
     public let bus: EmulatedI2CBus
-    /// The address the emulated chip answers at.
+    /// The address the emulated chip answers at (the driver opens this one).
     public let address: I2CAddress
+    /// The chip emulator, for tests that force a field.
+    public let emulator: any EmulatedMagnetometer
+    /// Where the emulated accelerometer answers, when the setup asks for one.
+    public let accelerometerAddress: I2CAddress?
     /// Monotonic time at which the scenario starts.
     public let startTime: Double
     public let now: @Sendable () -> Double
@@ -30,9 +34,13 @@ public final class SimulatedRig {
             now: now,
             magneticField: { t in setup.chipField(atScenarioTime: t - start) },
             acceleration: { t in setup.chipAcceleration(atScenarioTime: t - start) })
-        let emulator = QMC5883LEmulator(physics: physics, noise: setup.noise ?? 0.2, seed: setup.seed)
-        address = QMC5883L.defaultAddress
-        bus.attach(emulator, at: address)
+        (emulator, address) = MagnetometerEmulators.attach(setup.chip, to: bus, physics: physics,
+                                                           noise: setup.noise, seed: setup.seed)
+        if let kind = setup.accelerometer {
+            accelerometerAddress = AccelerometerEmulators.attach(kind, to: bus, physics: physics, seed: setup.seed)
+        } else {
+            accelerometerAddress = nil
+        }
     }
 
     /// The true attitude at monotonic time `t` (for checking the estimate).
@@ -48,16 +56,23 @@ public struct SimulationSetup: Sendable {
     /// Noise per axis in µT; nil for the chip's datasheet figure.
     public var noise: Double?
     public var seed: UInt64
+    /// The magnetometer chip the rig emulates.
+    public var chip: ChipKind
+    /// The accelerometer the rig emulates beside it (fed from the same attitude), if any.
+    public var accelerometer: AccelerometerKind?
 
     public init(world: SimulatedWorld = .sydney, scenario: AttitudeScenario = .tableTurn(),
                 model: MagnetometerModel = .typicalBoard, orientation: MountingOrientation = .componentSideUp,
-                noise: Double? = nil, seed: UInt64 = 1) {
+                noise: Double? = nil, seed: UInt64 = 1, chip: ChipKind = .qmc5883l,
+                accelerometer: AccelerometerKind? = nil) {
         self.world = world
         self.scenario = scenario
         self.model = model
         self.orientation = orientation
         self.noise = noise
         self.seed = seed
+        self.chip = chip
+        self.accelerometer = accelerometer
     }
 
     public static let `default` = SimulationSetup()

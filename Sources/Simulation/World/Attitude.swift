@@ -14,6 +14,19 @@ public struct Attitude: Sendable, Equatable {
         self.yaw = yaw
     }
 
+    /// The Euler angles of a body-to-NED rotation matrix (at pitch ±90°, roll is taken as 0).
+    public init(bodyToNED r: Matrix3) {
+        let sinPitch = min(1, max(-1, -r[2, 0]))
+        pitch = degrees(asin(sinPitch))
+        if abs(sinPitch) > 1 - 1e-12 {
+            roll = 0
+            yaw = degrees(atan2(-r[0, 1], r[1, 1]))
+        } else {
+            roll = degrees(atan2(r[2, 1], r[2, 2]))
+            yaw = degrees(atan2(r[1, 0], r[0, 0]))
+        }
+    }
+
     /// Rotation taking body vectors to NED.
     public var bodyToNED: Matrix3 { Matrix3.rotation(roll: radians(roll), pitch: radians(pitch), yaw: radians(yaw)) }
 }
@@ -64,13 +77,41 @@ public struct AttitudeScenario: Sendable {
         }
     }
 
-    /// A tumble through every orientation, as for calibration: smooth, covering the whole sphere in
-    /// about `period` seconds.
-    public static func tumble(period: Double = 60) -> AttitudeScenario {
-        AttitudeScenario(name: "tumble") { t in
-            let u = t / period * 2 * .pi
-            return Attitude(roll: 180 * sin(u * 3.1 + 0.3), pitch: 80 * sin(u * 1.7 + 1.1),
-                            yaw: (u * 4.3 * 180 / .pi).truncatingRemainder(dividingBy: 360))
+    /// A calibration tumble, as a person does it while watching the coverage map: the Earth's field,
+    /// seen from the board, spirals from the board's bottom (+z) to its top (−z) in `period` seconds
+    /// and back again, turning once around the board every `period / 10` seconds (18° between turns,
+    /// finer than the 100-region coverage grid). It covers every direction in one `period`; the
+    /// angular rate stays under about 90°/s for the default 40 s.
+    ///
+    /// The path is planned in the board's frame, so it needs the field's direction (NED; any
+    /// magnitude): pass the simulated world's field.
+    ///
+    /// ```swift
+    /// let scenario = AttitudeScenario.tumble(period: 40, field: SimulatedWorld.sydney.field)
+    /// ```
+    public static func tumble(period: Double = 40, field: Vector3 = SimulatedWorld.sydney.field) -> AttitudeScenario {
+        let pass = period.isFinite && period > 0 ? period : 40
+        let turn = pass / 10
+        // A fixed NED frame whose first axis is the field direction.
+        let f = field.normalized ?? Vector3(1, 0, 0)
+        let helper = abs(f.z) < 0.9 ? Vector3(0, 0, 1) : Vector3(1, 0, 0)
+        let u = helper.cross(f).normalized ?? Vector3(0, 1, 0)
+        let w = f.cross(u)
+        let fieldFrame = Matrix3(rows: Vector3(f.x, u.x, w.x), Vector3(f.y, u.y, w.y), Vector3(f.z, u.z, w.z))
+        return AttitudeScenario(name: "tumble") { t in
+            // Polar angle of the field in the body frame: a triangle wave, pole to pole and back.
+            var s = (max(0, t) / pass).truncatingRemainder(dividingBy: 2)
+            if s > 1 { s = 2 - s }
+            let theta = Double.pi * s
+            let phi = 2 * Double.pi * t / turn
+            let (st, ct, sp, cp) = (sin(theta), cos(theta), sin(phi), cos(phi))
+            // Rows: the field direction in the body frame and two directions square to it
+            // (the spherical frame r̂, θ̂, φ̂), i.e. the transpose of the body-side frame.
+            let bodyFrameTransposed = Matrix3(rows: Vector3(st * cp, st * sp, ct),
+                                              Vector3(ct * cp, ct * sp, -st),
+                                              Vector3(-sp, cp, 0))
+            // body → NED maps the body-frame field direction onto the NED field direction.
+            return Attitude(bodyToNED: fieldFrame * bodyFrameTransposed)
         }
     }
 }

@@ -1,6 +1,7 @@
 /// Every subcommand, in the order `lodestone --help` lists them.
 let allCommands: [any Command.Type] = [
     WatchCommand.self,
+    DetectCommand.self,
     DeclinationCommand.self,
     GeodCommand.self,
     TrackCommand.self,

@@ -3,10 +3,17 @@ import Platform
 import Sensors
 import Simulation
 
-/// The magnetometer a command reads: a real chip on `/dev/i2c-N`, or the simulator's emulated chip.
-/// Either way the same driver code runs.
+/// The sensors a command reads: a real chip on `/dev/i2c-N`, or the simulator's emulated chip, plus an
+/// optional accelerometer for tilt. Either way the same driver code runs. Open one with
+/// `openSensorSource(arguments)` (see SensorSelection.swift).
+///
+/// ```swift
+/// let source = try openSensorSource(arguments)
+/// if let sample = source.reader.next(timeout: 0.1) { use(sample.field) }   // µT, body axes
+/// ```
 final class SensorSource {
     let magnetometer: any Magnetometer
+    let accelerometer: (any Accelerometer)?
     let orientation: MountingOrientation
     /// The simulation behind the bus, when simulating.
     let rig: SimulatedRig?
@@ -14,83 +21,72 @@ final class SensorSource {
     var info: SensorInfo { magnetometer.info }
     var isSimulated: Bool { rig != nil }
 
-    init(magnetometer: any Magnetometer, orientation: MountingOrientation, rig: SimulatedRig?) {
+    /// The fault-tolerant reader over the chip, on the system clock. Commands that want signals to cut
+    /// its waits short make their own with `makeReader(clock:)`.
+    private(set) lazy var reader: MagnetometerReader = makeReader()
+
+    init(magnetometer: any Magnetometer, accelerometer: (any Accelerometer)? = nil,
+         orientation: MountingOrientation, rig: SimulatedRig?) {
         self.magnetometer = magnetometer
+        self.accelerometer = accelerometer
         self.orientation = orientation
         self.rig = rig
     }
 
-    /// The newest field in body axes (µT), or nil when no new sample is ready.
+    /// A reader over this source's chips (retries, reconnects, pacing, status; see `MagnetometerReader`).
+    func makeReader(clock: ReaderClock = .system, policy: ReaderPolicy = ReaderPolicy()) -> MagnetometerReader {
+        MagnetometerReader(magnetometer: magnetometer, orientation: orientation, accelerometer: accelerometer,
+                           policy: policy, clock: clock)
+    }
+
+    /// One raw read: the newest field in body axes (µT), or nil when no new sample is ready.
+    /// No retries or fault handling; prefer `reader`.
     func readBodyField() throws(SensorError) -> Vector3? {
         guard let chip = try magnetometer.readIfReady() else { return nil }
         return orientation.toBody(chip)
     }
 
-    /// Opens the simulator.
+    /// Opens the simulator with the chips `setup` names.
     static func simulated(setup: SimulationSetup = .default) throws(SensorError) -> SensorSource {
         let rig = SimulatedRig(setup: setup, now: { Clock.monotonic() })
-        let chip = try QMC5883L(bus: rig.bus, address: rig.address)
-        return SensorSource(magnetometer: chip, orientation: setup.orientation, rig: rig)
+        let chip = try DriverFactory.open(setup.chip, bus: rig.bus, address: rig.address, now: rig.now)
+        var accelerometer: (any Accelerometer)?
+        if let kind = setup.accelerometer, let address = rig.accelerometerAddress {
+            accelerometer = try AccelerometerFactory.open(kind, bus: rig.bus, address: address)
+        }
+        return SensorSource(magnetometer: chip, accelerometer: accelerometer, orientation: setup.orientation, rig: rig)
     }
 
-    /// Finds a real sensor: the given bus, or every `/dev/i2c-*`. Throws `SensorSetupError` with what
-    /// each bus and address answered when there is none.
-    static func hardware(bus requested: Int?) throws(SensorSetupError) -> SensorSource {
-        let buses: [Int]
-        if let requested {
-            buses = [requested]
-        } else {
-            buses = (Files.list("/dev") ?? []).compactMap { name in
-                name.hasPrefix("i2c-") ? Int(name.dropFirst(4)) : nil
-            }
-            if buses.isEmpty { throw .noBuses }
-        }
-        var findings: [String] = []
-        for number in buses {
-            let bus: LinuxI2CBus
-            do {
-                bus = try LinuxI2CBus(number: number)
-            } catch {
-                if case .permissionDenied = error { throw .permission(path: "/dev/i2c-\(number)") }
-                if case .busNotFound = error, requested != nil { throw .noBuses }
-                findings.append("bus \(number): \(error.message)")
-                continue
-            }
-            do {
-                let chip = try QMC5883L(bus: bus)
-                return SensorSource(magnetometer: chip, orientation: .componentSideUp, rig: nil)
-            } catch {
-                findings.append("bus \(number), \(hexAddress(QMC5883L.defaultAddress)) (QMC5883L): " + firstLine(error.message))
-            }
-        }
-        throw .nothingFound(findings)
+    /// Finds a real sensor on the given bus, or on every `/dev/i2c-*`, by detection.
+    static func hardware(bus: Int?) throws -> SensorSource {
+        var selection = SensorSelection()
+        selection.bus = bus
+        return try selection.open()
     }
 }
 
-private func firstLine(_ s: String) -> String { String(s.split(separator: "\n").first ?? "") }
-
-/// Why no sensor could be opened, with what to do.
+/// Why no magnetometer could be opened although the bus works, with what to do. Exit 69.
 enum SensorSetupError: UserFacingError {
-    case noBuses
-    case permission(path: String)
+    /// A chip named with --sensor did not answer where it was looked for.
     case nothingFound([String])
+    /// Detection found devices, but no supported magnetometer among them.
+    case noSupportedMagnetometer([DetectedDevice])
 
     var message: String {
         switch self {
-        case .noBuses:
-            return "no I²C bus found (no /dev/i2c-*).\n"
-                + "On a Raspberry Pi enable I²C: add 'dtparam=i2c_arm=on' to /boot/firmware/config.txt (or run "
-                + "'sudo raspi-config' → Interface Options → I2C) and reboot; then 'ls /dev/i2c-*' shows the bus.\n"
-                + "To try Lodestone without a sensor: lodestone watch --simulate"
-        case .permission(let path):
-            return "permission denied opening \(path).\n"
-                + "Add yourself to the i2c group: 'sudo usermod -aG i2c $USER', then log out and back in. Root is not needed.\n"
-                + "To try Lodestone without a sensor: lodestone watch --simulate"
         case .nothingFound(let findings):
-            return "no supported magnetometer answered. Probed:\n"
-                + findings.map { "  " + $0 }.joined(separator: "\n")
-                + "\nCheck the wiring (SDA pin 3, SCL pin 5, 3.3 V pin 1, GND pin 6) and run 'i2cdetect -y 1'.\n"
-                + "To try Lodestone without a sensor: lodestone watch --simulate"
+            return "the requested magnetometer did not answer. Probed:\n"
+                + findings.map { "  " + $0 }.joined(separator: "\n") + "\n"
+                + "Run 'lodestone detect' to see what is on the bus, or check --sensor, --bus and --address.\n"
+                + DetectionError.simulateHint
+        case .noSupportedMagnetometer(let devices):
+            return "no supported magnetometer was identified. Found:\n"
+                + devices.map { d in
+                    "  bus \(d.bus) \(hexAddress(d.address)): \(d.chip.name) (\(d.chip.category), \(d.confidence.rawValue) confidence)"
+                }.joined(separator: "\n") + "\n"
+                + "Supported: " + ChipKind.allCases.map(\.rawValue).joined(separator: ", ") + ".\n"
+                + "Run 'lodestone detect' for the evidence, or name the chip: --sensor NAME --bus N --address 0xNN.\n"
+                + DetectionError.simulateHint
         }
     }
 

@@ -1,0 +1,132 @@
+/// What the accuracy of one heading rests on.
+public struct AccuracyInputs: Sendable, Hashable {
+    /// Horizontal field strength, µT (in the level frame when the tilt is known).
+    public var horizontalField: Double
+    /// |vertical field|, µT: with the horizontal field it gives tan(inclination).
+    public var verticalField: Double
+    /// Weight α of the last heading-smoothing step (1 = unsmoothed).
+    public var smoothingAlpha: Double
+    /// Tilt state: known from the accelerometer, held, or unknown (level-only).
+    public var tiltKnown: Bool
+    public var tiltHeld: Bool
+    /// Random tilt error after smoothing, radians (accelerometer noise × its smoothing reduction).
+    public var tiltNoise: Double
+    /// Estimated magnitude of a magnetic disturbance (µT), 0 when none is detected.
+    public var disturbance: Double
+
+    public init(horizontalField: Double, verticalField: Double, smoothingAlpha: Double = 1,
+                tiltKnown: Bool = true, tiltHeld: Bool = false, tiltNoise: Double = 0, disturbance: Double = 0) {
+        self.horizontalField = horizontalField
+        self.verticalField = verticalField
+        self.smoothingAlpha = smoothingAlpha
+        self.tiltKnown = tiltKnown
+        self.tiltHeld = tiltHeld
+        self.tiltNoise = tiltNoise
+        self.disturbance = disturbance
+    }
+}
+
+/// The error terms of one heading, degrees, and their quadrature sum.
+public struct AccuracyBreakdown: Sendable, Hashable {
+    public var noise: Double
+    public var calibration: Double
+    public var tilt: Double
+    public var levelOnly: Double
+    public var disturbance: Double
+    /// √(Σ term²), capped at `AccuracyModel.unavailable`.
+    public var total: Double
+}
+
+/// Heading accuracy, in degrees, in the spirit of CoreLocation's `headingAccuracy`: a 1σ-like bound on
+/// the difference between the reported magnetic heading and the direction of the horizontal field.
+/// Each error source is turned into an angle against the horizontal field H and the terms are added in
+/// quadrature:
+///
+/// - sensor noise: atan(σ_B · √(α/(2−α)) / H), the per-axis noise reduced by the smoothing;
+/// - calibration residual: atan(residual / H) (systematic, not reduced by smoothing);
+/// - tilt: atan(σ_tilt · |Z| / H) ≈ tilt error × tan(inclination), σ_tilt from the smoothed
+///   accelerometer noise and `tiltUncertaintyDegrees` (or `heldTiltUncertaintyDegrees` while the tilt is held);
+/// - level-only: atan(assumedTilt · |Z| / H) when there is no accelerometer;
+/// - disturbance: atan(ΔB / H) with ΔB the detected anomaly.
+///
+/// The terms are combined in quadrature. With H below `minimumHorizontalField` (or non-finite inputs)
+/// the accuracy is `unavailable` (180°).
+///
+/// ```swift
+/// let model = AccuracyModel()
+/// let a = model.accuracy(AccuracyInputs(horizontalField: 25, verticalField: 51.6, smoothingAlpha: 0.04))
+/// a.total   // ≈ 1.2° (mostly the 0.5° tilt term × tan 64°)
+/// ```
+public struct AccuracyModel: Sendable, Hashable {
+    /// The accuracy reported when no heading can be trusted.
+    public static let unavailable = 180.0
+
+    /// Magnetometer noise per axis per sample (1σ, µT).
+    public var noiseMicrotesla: Double = 0.2
+    /// Remaining calibration error (µT), e.g. the RMS residual of the calibration fit.
+    public var calibrationResidualMicrotesla: Double = 0.3
+    /// Systematic tilt error (accelerometer calibration and mounting), degrees.
+    public var tiltUncertaintyDegrees: Double = 0.5
+    /// Tilt error while the tilt is held during linear acceleration, degrees.
+    public var heldTiltUncertaintyDegrees: Double = 3
+    /// Typical tilt of the device in level-only mode (no accelerometer), degrees.
+    public var assumedTiltDegrees: Double = 5
+    /// Below this horizontal field (µT) the heading is meaningless.
+    public var minimumHorizontalField: Double = 1
+
+    public init() {}
+
+    /// The accuracy terms for one sample. Each term is the angle its field error subtends against H;
+    /// `total` combines the field errors in quadrature first, atan(√Σ(ΔBᵢ/H)²), which equals the
+    /// quadrature sum of the angles while they are small and saturates sensibly when they are not.
+    public func accuracy(_ x: AccuracyInputs) -> AccuracyBreakdown {
+        let e = errors(x)
+        guard e.valid else {
+            let u = Self.unavailable
+            return AccuracyBreakdown(noise: u, calibration: 0, tilt: 0, levelOnly: 0, disturbance: 0, total: u)
+        }
+        return AccuracyBreakdown(noise: atanDegrees(e.noise), calibration: atanDegrees(e.calibration),
+                                 tilt: atanDegrees(e.tilt), levelOnly: atanDegrees(e.level),
+                                 disturbance: atanDegrees(e.disturbance), total: total(e))
+    }
+
+    /// Just the total of `accuracy(_:)` (the per-sample path).
+    public func totalAccuracy(_ x: AccuracyInputs) -> Double { total(errors(x)) }
+
+    private struct Ratios {
+        var valid = false
+        var noise = 0.0, calibration = 0.0, tilt = 0.0, level = 0.0, disturbance = 0.0
+    }
+
+    private func total(_ e: Ratios) -> Double {
+        guard e.valid else { return Self.unavailable }
+        let sum = (e.noise * e.noise + e.calibration * e.calibration + e.tilt * e.tilt + e.level * e.level
+            + e.disturbance * e.disturbance).squareRoot()
+        let t = atanDegrees(sum)
+        return t.isFinite ? Swift.min(t, Self.unavailable) : Self.unavailable
+    }
+
+    /// Each error as a fraction of the horizontal field (tangent of its heading error).
+    @inline(__always) private func errors(_ x: AccuracyInputs) -> Ratios {
+        let h = x.horizontalField
+        guard h.isFinite, h >= minimumHorizontalField, x.verticalField.isFinite else { return Ratios() }
+        let inverse = 1 / h
+        @inline(__always) func ratio(_ microtesla: Double) -> Double {
+            microtesla.isFinite ? Swift.max(0, microtesla) * inverse : .infinity
+        }
+        var r = Ratios()
+        r.valid = true
+        let z = abs(x.verticalField)
+        r.noise = ratio(noiseMicrotesla * noiseReduction(alpha: x.smoothingAlpha))
+        r.calibration = ratio(calibrationResidualMicrotesla)
+        if x.tiltKnown {
+            let noiseTilt = x.tiltNoise.isFinite ? x.tiltNoise : 0
+            let systematic = rad(x.tiltHeld ? heldTiltUncertaintyDegrees : tiltUncertaintyDegrees)
+            r.tilt = ratio((noiseTilt * noiseTilt + systematic * systematic).squareRoot() * z)
+        } else {
+            r.level = ratio(rad(assumedTiltDegrees) * z)
+        }
+        r.disturbance = x.disturbance > 0 ? ratio(x.disturbance) : 0
+        return r
+    }
+}

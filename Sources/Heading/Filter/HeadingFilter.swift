@@ -1,0 +1,173 @@
+import Linear
+
+/// The heading stage: calibrated samples in, `HeadingEstimate`s out.
+///
+/// Per sample: reject non-finite input; restart on a gap or a backwards timestamp; estimate the tilt
+/// from the accelerometer (held during linear acceleration, level-only without one); rotate the field
+/// into the level frame; heading = atan2(−y, x); smooth it on the circle (adaptive); look up the
+/// expected field (cached); flag disturbances and blackout zones; apply the deviation card; add the
+/// declination; work out the accuracy.
+///
+/// ```swift
+/// var config = HeadingFilterConfiguration()
+/// config.declinationSource = .manual(degrees: 12.8)
+/// var filter = HeadingFilter(configuration: config)
+/// for sample in samples {
+///     guard let e = filter.update(sample: sample) else { continue }   // nil: rejected sample
+///     print(e.trueHeading ?? e.magneticHeading, e.accuracy)
+/// }
+/// ```
+public struct HeadingFilter: Sendable {
+    public internal(set) var configuration: HeadingFilterConfiguration
+    /// The declination source in use (see `setDeclinationSource(_:)`, `updateFix(latitude:longitude:)`).
+    public internal(set) var declinationSource: DeclinationSource
+    /// The deviation card (learned in `.learn` mode); store it with the calibration profile.
+    public internal(set) var deviationTable: DeviationTable
+
+    var tilt: TiltEstimator
+    var smoother: CircularSmoother
+    var disturbance: DisturbanceDetector
+    var cache: DeclinationCache
+    var lastTime: Double?
+    /// What the deviation learner needs from the last estimate.
+    var last: LastHeading?
+    var cardInUse: Bool
+
+    public init(configuration: HeadingFilterConfiguration = HeadingFilterConfiguration()) {
+        self.configuration = configuration
+        declinationSource = configuration.declinationSource
+        deviationTable = configuration.deviationTable
+        tilt = TiltEstimator(configuration: configuration.tilt)
+        smoother = CircularSmoother(timeConstant: configuration.smoothingSeconds,
+                                    fastTimeConstant: configuration.turnSmoothingSeconds,
+                                    adaptive: configuration.adaptive,
+                                    thresholdSigma: configuration.turnThresholdSigma)
+        disturbance = DisturbanceDetector(configuration: configuration.disturbance)
+        cache = DeclinationCache(provider: configuration.fieldProvider,
+                                 refreshDistanceMeters: configuration.declinationRefreshMeters,
+                                 refreshSeconds: configuration.declinationRefreshSeconds)
+        cardInUse = configuration.deviationMode != .off && configuration.deviationTable.isUsable
+    }
+
+    /// Restarts the smoothing and the tilt (keeps the card, the cached field and the baseline).
+    public mutating func reset() {
+        tilt.reset(); smoother.reset(); disturbance.resetShortTerm()
+        lastTime = nil; last = nil
+    }
+
+    /// Processes one sample. Returns nil (and changes nothing) when a timestamp or the field is not finite.
+    public mutating func update(sample s: CalibratedSample) -> HeadingEstimate? {
+        let b = s.magnetic
+        guard s.monotonic.isFinite, s.wall.isFinite, b.isFinite else { return nil }
+        let strength = b.norm
+        guard strength.isFinite else { return nil }
+        var flags: HeadingFlags = []
+
+        var dt = 0.0
+        if let last = lastTime {
+            dt = s.monotonic - last
+            if dt < 0 || dt > configuration.maxGapSeconds {
+                reset()
+                dt = 0
+                flags.insert(.restarted)
+            }
+        }
+        lastTime = s.monotonic
+
+        // Tilt and the level-frame field.
+        let reading = tilt.update(acceleration: s.acceleration, time: s.monotonic, dt: dt)
+        let level = reading.tilt.map { $0.levelled(b) } ?? b
+        if reading.tilt == nil { flags.insert(.levelOnly) }
+        if reading.held { flags.insert(.tiltHeld) }
+        let horizontal = (level.x * level.x + level.y * level.y).squareRoot()
+        let rawCompass = Tilt.heading(ofLevelled: level)
+        let model = configuration.accuracy
+
+        // Smoothing on the circle (a field too weak to point anywhere leaves the heading where it was).
+        let compass: Double
+        if horizontal < model.minimumHorizontalField {
+            flags.insert([.weakField, .caution])
+            compass = smoother.value ?? rawCompass
+        } else {
+            compass = smoother.update(rawCompass, dt: dt, noiseDegrees: deg(model.noiseMicrotesla / horizontal))
+            if configuration.adaptive && smoother.isTurning { flags.insert(.turning) }
+        }
+
+        // Expected field, disturbance, zones.
+        let inclination = reading.tilt == nil ? nil : Tilt.inclination(ofLevelled: level)
+        var expected: ExpectedField?
+        if configuration.fieldProvider != nil, let p = declinationSource.position,
+           let cached = cache.field(latitude: p.latitude, longitude: p.longitude, wall: s.wall) {
+            expected = cached.field
+            if cached.stale { flags.insert(.stale) }
+        }
+        let check = disturbance.update(fieldStrength: strength, inclination: reading.held ? nil : inclination,
+                                       expected: expected, dt: dt)
+        if check.disturbed { flags.insert(.disturbed) }
+        switch expected?.zone {
+        case .blackout: flags.insert([.blackout, .caution])
+        case .caution: flags.insert(.caution)
+        default: break
+        }
+        if s.saturated { flags.insert([.saturated, .caution]) }
+
+        // Deviation card.
+        var deviation = 0.0, rawDeviation = 0.0
+        if cardInUse {
+            deviation = deviationTable.correction(atCompassHeading: compass)
+            rawDeviation = deviationTable.correction(atCompassHeading: rawCompass)
+            flags.insert(.deviationApplied)
+        }
+        let magnetic = normalizeDegrees(compass + deviation)
+
+        // Declination and true heading.
+        var declination: Double?
+        var declinationUncertainty = configuration.modelDeclinationUncertainty
+        switch declinationSource {
+        case let .manual(d):
+            declination = d.isFinite ? signedDifference(d, 0) : nil
+            declinationUncertainty = configuration.manualDeclinationUncertainty
+        case .wmm, .location:
+            declination = expected?.declination
+            if let u = expected?.declinationUncertainty { declinationUncertainty = u }
+        case .none:
+            break
+        }
+        if declination == nil { flags.insert(.noDeclination) }
+
+        // Accuracy.
+        let tiltNoise = configuration.tilt.noiseG * noiseReduction(alpha: reading.alpha)
+        var accuracy = model.totalAccuracy(AccuracyInputs(
+            horizontalField: horizontal, verticalField: level.z, smoothingAlpha: smoother.alpha,
+            tiltKnown: reading.tilt != nil, tiltHeld: reading.held, tiltNoise: tiltNoise,
+            disturbance: check.anomaly))
+        if s.saturated { accuracy = AccuracyModel.unavailable }
+        let trueAccuracy = declination.map { _ in
+            Swift.min(AccuracyModel.unavailable,
+                      (accuracy * accuracy + declinationUncertainty * declinationUncertainty).squareRoot())
+        }
+
+        let estimate = HeadingEstimate(
+            monotonic: s.monotonic, wall: s.wall, magneticHeading: magnetic,
+            trueHeading: declination.map { normalizeDegrees(magnetic + $0) },
+            rawMagneticHeading: normalizeDegrees(rawCompass + rawDeviation),
+            accuracy: accuracy, trueAccuracy: trueAccuracy, declination: declination,
+            declinationSource: declinationSource, deviation: deviation, fieldStrength: strength,
+            horizontalField: horizontal, inclination: inclination,
+            tilt: reading.tilt,
+            turnRate: smoother.turnRate.isFinite ? smoother.turnRate : 0, flags: flags)
+        last = LastHeading(monotonic: s.monotonic, compassHeading: compass, turnRate: estimate.turnRate,
+                           declination: declination, flags: flags)
+        return estimate
+    }
+}
+
+/// The few facts about the last estimate that `observeCourse(_:)` needs.
+struct LastHeading: Sendable {
+    var monotonic: Double
+    /// Smoothed magnetic heading without the deviation correction.
+    var compassHeading: Double
+    var turnRate: Double
+    var declination: Double?
+    var flags: HeadingFlags
+}

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Small angle and filter helpers shared by the Heading stages (internal: other modules have their own).
+
+/// An angle in degrees normalised to [0, 360). Non-finite input gives 0 (callers reject it earlier).
+@inline(__always)
+func normalizeDegrees(_ angle: Double) -> Double {
+    guard angle.isFinite else { return 0 }
+    var a = angle
+    if a < 0 || a >= 360 {
+        if a >= -360 && a < 720 {
+            a += a < 0 ? 360 : -360
+        } else {
+            a = a.truncatingRemainder(dividingBy: 360)
+            if a < 0 { a += 360 }
+        }
+        if a >= 360 { a -= 360 }  // −1e-17 + 360 rounds up to 360
+    }
+    return a
+}
+
+/// The smallest signed difference a − b of two angles in degrees, in (−180, 180].
+/// (Same as `Linear.angleDifference`, kept inline for the per-sample path.)
+@inline(__always)
+func signedDifference(_ a: Double, _ b: Double) -> Double {
+    var d = a - b
+    if d > 180 || d <= -180 {
+        d = d.truncatingRemainder(dividingBy: 360)
+        if d <= -180 { d += 360 }
+        if d > 180 { d -= 360 }
+    }
+    return d
+}
+
+/// The weight α of a new sample in a first-order low-pass with time constant `tau` after `dt` seconds:
+/// α = 1 − exp(−dt/τ). Exact for any sample interval, so irregular timestamps need no special care.
+/// dt ≤ 0 (or NaN) gives 0 (no update); τ ≤ 0 gives 1 (no smoothing).
+@inline(__always)
+func smoothingFactor(dt: Double, tau: Double) -> Double {
+    guard dt > 0 else { return 0 }
+    guard tau > 0 else { return 1 }
+    let x = dt / tau
+    if x < 0.125 {
+        // 1 − e^(−x) by its series; the first omitted term is below 1e-9 of the result here.
+        return x * (1 - x * (0.5 - x * (1.0 / 6 - x * (1.0 / 24 - x * (1.0 / 120 - x * (1.0 / 720))))))
+    }
+    return -expm1(-x)
+}
+
+/// atan(r) in degrees for r ≥ 0, by its series when small (the per-sample accuracy terms are).
+@inline(__always)
+func atanDegrees(_ r: Double) -> Double {
+    if r < 0.1 {
+        let r2 = r * r
+        return deg(r * (1 - r2 * (1.0 / 3 - r2 * (1.0 / 5 - r2 * (1.0 / 7 - r2 * (1.0 / 9))))))
+    }
+    return deg(atan(r))
+}
+
+/// The standard-deviation reduction of white noise through a first-order low-pass in steady state:
+/// √(α / (2 − α)) (≈ √(dt / 2τ) for small α).
+@inline(__always)
+func noiseReduction(alpha: Double) -> Double {
+    guard alpha > 0 else { return 0 }
+    guard alpha < 1 else { return 1 }
+    return (alpha / (2 - alpha)).squareRoot()
+}
+
+/// Time constant of an adaptive first-order filter: `slow` when the smoothed innovation is within the
+/// noise threshold, shrinking smoothly towards `fast` as it grows past it:
+/// τ = fast + (slow − fast) / (1 + (|innovation| / threshold)²).
+@inline(__always)
+func adaptiveTimeConstant(slow: Double, fast: Double, innovation: Double, threshold: Double) -> Double {
+    let r = innovation / threshold
+    return adaptiveTimeConstant(slow: slow, fast: fast, squaredRatio: r * r)
+}
+
+/// The same with (innovation / threshold)² given.
+@inline(__always)
+func adaptiveTimeConstant(slow: Double, fast: Double, squaredRatio: Double) -> Double {
+    guard slow > fast else { return slow }
+    let t = fast + (slow - fast) / (1 + squaredRatio)
+    return t.isFinite ? t : fast
+}
+
+@inline(__always) func rad(_ degrees: Double) -> Double { degrees * (Double.pi / 180) }
+@inline(__always) func deg(_ radians: Double) -> Double { radians * (180 / Double.pi) }
+
+/// `smoothingFactor(dt:tau:)` remembered across samples: with a steady sample rate the interval
+/// hardly changes, so the exponential is recomputed only when τ changes or dt moves by more than 1 ppm.
+struct SmoothingFactorCache: Sendable, Hashable {
+    private var tau = -1.0
+    private var dt = 0.0
+    private var alpha = 0.0
+    /// `noiseReduction(alpha:)` of the current factor.
+    private(set) var reduction = 0.0
+
+    init() {}
+
+    @inline(__always)
+    mutating func factor(dt newDt: Double, tau newTau: Double) -> Double {
+        if newTau == tau && abs(newDt - dt) <= 1e-6 * dt { return alpha }
+        dt = newDt
+        tau = newTau
+        alpha = smoothingFactor(dt: newDt, tau: newTau)
+        reduction = noiseReduction(alpha: alpha)
+        return alpha
+    }
+}

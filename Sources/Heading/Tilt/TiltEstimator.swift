@@ -1,0 +1,126 @@
+import Linear
+
+/// Settings of the tilt (roll and pitch) estimator.
+///
+/// ```swift
+/// var tilt = TiltConfiguration()
+/// tilt.smoothingSeconds = 0.5          // steadier, slower
+/// tilt.magnitudeToleranceG = 0.15      // e.g. on a vehicle
+/// ```
+public struct TiltConfiguration: Sendable, Hashable {
+    /// Low-pass time constant on the gravity vector while the tilt is steady.
+    public var smoothingSeconds: Double = 0.5
+    /// Time constant while the tilt is changing (adaptive mode).
+    public var fastSmoothingSeconds: Double = 0.02
+    /// Shrink the time constant when the gravity direction moves beyond the noise.
+    public var adaptive: Bool = true
+    /// Accelerometer noise per axis per sample (1σ, g). Sets the adaptive threshold and the accuracy.
+    public var noiseG: Double = 0.004
+    /// Samples with | |a| − 1 g | beyond this are linear acceleration, not gravity: the tilt is held.
+    public var magnitudeToleranceG: Double = 0.1
+    /// Jerk (rate of change of the lightly smoothed acceleration, g/s) beyond which the tilt is held.
+    public var jerkLimitGPerSecond: Double = 10
+    /// How long the tilt stays held after the last disturbed sample.
+    public var holdSeconds: Double = 0.25
+    /// How long a tilt stays usable for samples that arrive without an accelerometer reading.
+    public var maxAgeSeconds: Double = 1.0
+
+    public init() {}
+}
+
+/// The tilt used for one sample.
+public struct TiltReading: Sendable, Hashable {
+    /// The tilt, or nil when none is known (level-only mode).
+    public var tilt: Tilt?
+    /// True when the tilt was held at its last good value (acceleration or jerk too large, or a bad reading).
+    public var held: Bool
+    /// Weight α of the last gravity update (noise reduction of the tilt, for the accuracy).
+    public var alpha: Double
+
+    public init(tilt: Tilt?, held: Bool, alpha: Double) {
+        self.tilt = tilt; self.held = held; self.alpha = alpha
+    }
+}
+
+/// Roll and pitch from the accelerometer: an adaptive first-order low-pass on the gravity vector
+/// (α = 1 − exp(−dt/τ), so any and irregular sample rates work), with linear acceleration detected
+/// from the magnitude and the jerk, during which the last good tilt is held.
+///
+/// ```swift
+/// var estimator = TiltEstimator(configuration: TiltConfiguration())
+/// let reading = estimator.update(acceleration: Vector3(0, 0, -1), time: 0.02, dt: 0.02)
+/// // reading.tilt == Tilt.level-ish, reading.held == false
+/// ```
+public struct TiltEstimator: Sendable {
+    public var configuration: TiltConfiguration
+    /// The smoothed gravity reaction (g), nil until the first good sample.
+    public private(set) var gravity: Vector3?
+    private var innovation = Vector3.zero
+    private var fastAcceleration: Vector3?
+    private var holdUntil = -Double.infinity
+    private var lastAccelerationTime = -Double.infinity
+    private var lastAlpha = 1.0
+    private var jerkFactor = SmoothingFactorCache()
+    private var innovationFactor = SmoothingFactorCache()
+
+    public init(configuration: TiltConfiguration) { self.configuration = configuration }
+
+    /// Forgets everything (after a gap in the samples).
+    public mutating func reset() {
+        gravity = nil; innovation = .zero; fastAcceleration = nil
+        holdUntil = -.infinity; lastAccelerationTime = -.infinity; lastAlpha = 1
+    }
+
+    /// Feeds one accelerometer reading (nil when the sample has none) at monotonic `time`, `dt` seconds
+    /// after the previous sample (0 for the first or a duplicate timestamp).
+    public mutating func update(acceleration: Vector3?, time: Double, dt: Double) -> TiltReading {
+        guard let a = acceleration, a.isFinite else {
+            // No reading: keep the recent tilt for a while; a non-finite reading counts as a bad one.
+            let fresh = time - lastAccelerationTime <= configuration.maxAgeSeconds
+            let tilt = fresh ? gravity.flatMap { Tilt(gravity: $0) } : nil
+            return TiltReading(tilt: tilt, held: acceleration != nil && tilt != nil, alpha: lastAlpha)
+        }
+        lastAccelerationTime = time
+        let c = configuration
+
+        // Jerk from a lightly smoothed copy, so sensor noise does not read as jerk. Compared squared:
+        // |Δa| > limit · dt, and 1 − tol ≤ |a| ≤ 1 + tol.
+        var jerky = false
+        if let fast = fastAcceleration {
+            let change = (a - fast) * jerkFactor.factor(dt: dt, tau: 0.02)
+            let limit = c.jerkLimitGPerSecond * dt
+            jerky = dt > 0 && change.squaredNorm > limit * limit
+            fastAcceleration = fast + change
+        } else {
+            fastAcceleration = a
+        }
+        let low = Swift.max(0, 1 - c.magnitudeToleranceG), high = 1 + c.magnitudeToleranceG
+        let m2 = a.squaredNorm
+        if !(m2 >= low * low && m2 <= high * high) || jerky {
+            holdUntil = time + c.holdSeconds
+        }
+        if time < holdUntil {
+            return TiltReading(tilt: gravity.flatMap { Tilt(gravity: $0) }, held: true, alpha: lastAlpha)
+        }
+
+        guard let g = gravity else {
+            gravity = a
+            lastAlpha = 1
+            return TiltReading(tilt: Tilt(gravity: a), held: false, alpha: 1)
+        }
+        let e = a - g
+        var tau = c.smoothingSeconds
+        if c.adaptive {
+            let alphaInnovation = innovationFactor.factor(dt: dt, tau: 0.05)
+            innovation = innovation + (e - innovation) * alphaInnovation
+            let threshold = Swift.max(0.002, 3 * c.noiseG * 1.7320508 * innovationFactor.reduction)
+            tau = adaptiveTimeConstant(slow: c.smoothingSeconds, fast: c.fastSmoothingSeconds,
+                                       squaredRatio: innovation.squaredNorm / (threshold * threshold))
+        }
+        let alpha = smoothingFactor(dt: dt, tau: tau)
+        let updated = g + e * alpha
+        gravity = updated
+        if dt > 0 { lastAlpha = alpha }
+        return TiltReading(tilt: Tilt(gravity: updated), held: false, alpha: lastAlpha)
+    }
+}

@@ -1,0 +1,17 @@
+/// Opens the driver for an accelerometer kind.
+///
+/// ```swift
+/// let accel = try AccelerometerFactory.open(.mpu6050, bus: bus)   // default address 0x68
+/// ```
+public enum AccelerometerFactory {
+    /// Probes and configures the chip at `address` (the kind's default address when nil).
+    public static func open(_ kind: AccelerometerKind, bus: any I2CBus,
+                            address: I2CAddress? = nil) throws(SensorError) -> any Accelerometer {
+        let address = address ?? kind.defaultAddress
+        switch kind {
+        case .lsm303agr: return try LSM303AGRAccelerometer(bus: bus, address: address)
+        case .icm20948: return try ICM20948Accelerometer(bus: bus, address: address)
+        case .mpu6050: return try MPU6050(bus: bus, address: address)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Linear
+
+/// The accelerometers Lodestone reads for tilt compensation.
+public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
+    /// The accelerometer half of the LSM303AGR (its magnetometer half is the LIS2MDL).
+    case lsm303agr
+    /// The accelerometer of the ICM-20948 9-axis IMU (its magnetometer is the AK09916).
+    case icm20948
+    /// The MPU-6050 on GY-521 boards: the commonest hobby IMU on a Pi (no magnetometer).
+    case mpu6050
+
+    /// The name as printed on datasheets.
+    public var displayName: String {
+        switch self {
+        case .lsm303agr: return "LSM303AGR"
+        case .icm20948: return "ICM-20948"
+        case .mpu6050: return "MPU-6050"
+        }
+    }
+
+    /// The address the part answers at on common boards (the other strap option in `addresses`).
+    public var defaultAddress: I2CAddress {
+        switch self {
+        case .lsm303agr: return 0x19
+        case .icm20948: return 0x69
+        case .mpu6050: return 0x68
+        }
+    }
+
+    /// Every address the part can be strapped to.
+    public var addresses: [I2CAddress] {
+        switch self {
+        case .lsm303agr: return [0x19]
+        case .icm20948: return [0x68, 0x69]
+        case .mpu6050: return [0x68, 0x69]
+        }
+    }
+}
+
+/// What an accelerometer driver knows about its chip.
+public struct AccelerometerInfo: Sendable, Equatable {
+    public var kind: AccelerometerKind
+    public var bus: Int
+    public var address: I2CAddress
+    /// Configured full scale per axis, in g.
+    public var fullScale: Double
+    /// Configured output data rate in Hz.
+    public var outputRate: Double
+
+    public init(kind: AccelerometerKind, bus: Int, address: I2CAddress, fullScale: Double, outputRate: Double) {
+        self.kind = kind
+        self.bus = bus
+        self.address = address
+        self.fullScale = fullScale
+        self.outputRate = outputRate
+    }
+
+    /// "MPU-6050 accelerometer on bus 1 at 0x68".
+    public var summary: String { "\(kind.displayName) accelerometer on bus \(bus) at \(hexAddress(address))" }
+}
+
+/// An accelerometer driver. Output is in g (1 g = 9.806 65 m/s²), in the chip's own axes as printed
+/// on the board; the mounting orientation maps them to body axes, exactly as for the magnetometer.
+/// A still board lying flat, components up, reads (0, 0, +1) g in chip axes, which is (0, 0, −1) g in
+/// body axes (the reaction to gravity points up).
+///
+/// ```swift
+/// let accel = try MPU6050(bus: bus)                  // probes WHO_AM_I and configures
+/// if let g = try accel.readIfReady() { … }            // nil: no new sample yet
+/// ```
+public protocol Accelerometer: AnyObject {
+    var info: AccelerometerInfo { get }
+    /// (Re)initialises the chip. Called again after the device returns from a fault.
+    func configure() throws(SensorError)
+    /// The newest sample in g (chip axes), or nil when no new data is ready.
+    /// Throws `.accelerometerSaturated` when an axis sat at the end of its range: the sample is dropped.
+    func readIfReady() throws(SensorError) -> Vector3?
+}

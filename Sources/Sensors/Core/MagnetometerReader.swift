@@ -1,0 +1,245 @@
+import Linear
+
+/// Reads any `Magnetometer` (and optionally an `Accelerometer`) through everything a hobby I²C bus
+/// throws at it. It never crashes, never returns NaN and never invents a sample: every sample it
+/// returns is a reading the chip produced, rotated into body axes by the mounting orientation.
+///
+/// - NAK bursts and bus timeouts are retried with exponential backoff (`status` = `.retrying`).
+/// - A device that vanishes is polled at least every `maxRetryDelay` seconds (`.notResponding`);
+///   when it answers again it is re-initialised with `configure()` and reading resumes.
+/// - No data for a few sample periods gives `.noData`, and the chip is re-initialised now and then.
+/// - Overflowed samples are dropped and counted; identical readings for seconds give `.stuck`.
+/// - Polls are paced on a drift-free grid, `start + k · interval`, at half the chip's sample period.
+///
+/// ```swift
+/// let reader = MagnetometerReader(magnetometer: chip, orientation: .componentSideUp)
+/// while running {
+///     if let sample = reader.next(timeout: 0.1) { show(sample) }
+///     else if let text = reader.statusMessage { showProblem(text) }
+/// }
+/// ```
+public final class MagnetometerReader {
+    public let magnetometer: any Magnetometer
+    public let accelerometer: (any Accelerometer)?
+    public let orientation: MountingOrientation
+    public let policy: ReaderPolicy
+    private let clock: ReaderClock
+
+    public private(set) var status: ReaderStatus = .ok
+    public private(set) var counters = ReaderCounters()
+
+    /// Anchor of the polling grid (monotonic seconds).
+    public let start: Double
+    /// Seconds between polls: half the chip's sample period, within 0.5 ms … 50 ms.
+    public let pollInterval: Double
+    private var nextAttempt: Double
+    private var consecutiveFailures = 0
+    private var failingSince: Double?
+    private var needsConfigure = false
+    private var lastDataTime: Double
+    private var lastConfigureTime: Double
+    private var lastRaw: Vector3?
+    private var sameSince = 0.0
+    private var sameCount = 0
+    private var latestAcceleration: (value: Vector3, time: Double)?
+    private var accelerometerFailures = 0
+    private var accelerometerNextAttempt = -Double.infinity
+    private var accelerometerNeedsConfigure = false
+
+    public init(magnetometer: any Magnetometer, orientation: MountingOrientation = .componentSideUp,
+                accelerometer: (any Accelerometer)? = nil, policy: ReaderPolicy = ReaderPolicy(),
+                clock: ReaderClock = .system) {
+        self.magnetometer = magnetometer
+        self.accelerometer = accelerometer
+        self.orientation = orientation
+        self.policy = policy
+        self.clock = clock
+        let rate = magnetometer.info.outputRate
+        let period = rate.isFinite && rate > 0 ? 1 / rate : 0.1
+        pollInterval = min(max(period / 2, 0.0005), 0.05)
+        start = clock.monotonic()
+        nextAttempt = start
+        lastDataTime = start
+        lastConfigureTime = start
+    }
+
+    /// The chip's sample period in seconds.
+    public var samplePeriod: Double { 2 * pollInterval }
+
+    /// Waits up to `timeout` seconds for the next sample. Nil when none came in time; `status` says why.
+    public func next(timeout: Double) -> MagnetometerSample? {
+        var now = clock.monotonic()
+        let deadline = now + max(0, timeout.isFinite ? timeout : 0)
+        while true {
+            if now >= nextAttempt {
+                if let sample = attempt(at: now) { return sample }
+                now = clock.monotonic()   // the attempt itself took time
+            }
+            if now >= deadline { return nil }
+            let wake = min(nextAttempt, deadline)
+            if wake > now { clock.sleep(wake - now) }
+            let later = clock.monotonic()
+            if later <= now && wake > now { return nil }   // a clock that does not move: give up, never spin
+            now = later
+        }
+    }
+
+    /// One poll if one is due, without sleeping: the sample, or nil.
+    public func poll() -> MagnetometerSample? {
+        let now = clock.monotonic()
+        return now >= nextAttempt ? attempt(at: now) : nil
+    }
+
+    /// The monotonic time of the next scheduled poll.
+    public var nextPollTime: Double { nextAttempt }
+
+    /// The reader's monotonic clock, read now.
+    public func clockNow() -> Double { clock.monotonic() }
+
+    // MARK: - One attempt
+
+    private func attempt(at now: Double) -> MagnetometerSample? {
+        if consecutiveFailures > 0 { counters.retries += 1 }
+        if needsConfigure {
+            do {
+                try magnetometer.configure()
+            } catch {
+                fail(error, at: now)
+                return nil
+            }
+            // Not yet a recovery: only a read that works ends the failure streak.
+            counters.reconfigurations += 1
+            needsConfigure = false
+            lastConfigureTime = now
+        }
+        let raw: Vector3?
+        do {
+            raw = try magnetometer.readIfReady()
+        } catch .overflow {
+            madeContact()
+            counters.droppedOverflow += 1
+            lastDataTime = now
+            scheduleNextPoll(after: now)
+            return nil
+        } catch .dataNotReady {
+            raw = nil
+        } catch {
+            fail(error, at: now)
+            return nil
+        }
+        madeContact()
+        guard let raw else {
+            checkForMissingData(at: now)
+            scheduleNextPoll(after: now)
+            return nil
+        }
+        let readTime = clock.monotonic()
+        lastDataTime = readTime
+        scheduleNextPoll(after: readTime)
+        let field = orientation.toBody(raw)
+        guard raw.isFinite, field.isFinite else {
+            counters.droppedInvalid += 1
+            return nil
+        }
+        checkForStuckReadings(raw, at: readTime)
+        pollAccelerometer(at: readTime)
+        counters.samples += 1
+        var acceleration: Vector3?
+        if let latest = latestAcceleration, readTime - latest.time <= policy.accelerometerMaxAge {
+            acceleration = latest.value
+        }
+        return MagnetometerSample(monotonic: readTime, wall: clock.wall(), field: field, acceleration: acceleration)
+    }
+
+    /// The next point of the grid strictly after `time`: drift-free however long a read took.
+    private func scheduleNextPoll(after time: Double) {
+        // The small allowance keeps a poll that ran a hair before its grid point (rounding) from
+        // scheduling the same point again.
+        let k = ((time - start) / pollInterval + 1e-6).rounded(.down) + 1
+        nextAttempt = start + max(k, 1) * pollInterval
+    }
+
+    private func madeContact() {
+        guard consecutiveFailures > 0 else { return }
+        consecutiveFailures = 0
+        failingSince = nil
+        switch status {
+        case .retrying, .notResponding: status = .ok
+        default: break
+        }
+    }
+
+    private func fail(_ error: SensorError, at now: Double) {
+        counters.errors += 1
+        consecutiveFailures += 1
+        let since = failingSince ?? now
+        failingSince = since
+        let exponent = Double(min(consecutiveFailures - 1, 30))
+        nextAttempt = now + min(policy.retryDelay * pow2(exponent), policy.maxRetryDelay)
+        if now - since >= policy.notRespondingAfter {
+            status = .notResponding(since: since)
+            needsConfigure = true
+        } else if case .notResponding = status {
+            // Stay not responding until the device answers.
+        } else {
+            status = .retrying(attempt: consecutiveFailures, error: error)
+        }
+    }
+
+    private func checkForMissingData(at now: Double) {
+        let timeout = max(policy.noDataPeriods * samplePeriod, policy.minimumNoDataTimeout)
+        guard now - max(lastDataTime, lastConfigureTime) > timeout else { return }
+        if case .noData = status {} else { status = .noData(since: lastDataTime) }
+        if now - lastConfigureTime >= policy.reconfigureInterval { needsConfigure = true }
+    }
+
+    private func checkForStuckReadings(_ raw: Vector3, at now: Double) {
+        if raw == lastRaw {
+            sameCount += 1
+        } else {
+            lastRaw = raw
+            sameSince = now
+            sameCount = 1
+        }
+        if sameCount >= policy.stuckMinimumSamples && now - sameSince >= policy.stuckAfter {
+            if case .stuck = status { return }
+            status = .stuck(since: sameSince)
+            needsConfigure = true   // one re-initialisation, in case the chip is wedged
+        } else {
+            status = .ok
+        }
+    }
+
+    private func pollAccelerometer(at now: Double) {
+        guard let accelerometer, now >= accelerometerNextAttempt else { return }
+        do {
+            if accelerometerNeedsConfigure {
+                try accelerometer.configure()
+                accelerometerNeedsConfigure = false
+                counters.reconfigurations += 1
+            }
+            if let g = try accelerometer.readIfReady() {
+                let body = orientation.toBody(g)
+                if body.isFinite { latestAcceleration = (body, now) }
+            }
+            accelerometerFailures = 0
+        } catch .accelerometerSaturated {
+            counters.accelerometerDropped += 1
+            accelerometerFailures = 0
+        } catch {
+            counters.accelerometerErrors += 1
+            accelerometerFailures += 1
+            let exponent = Double(min(accelerometerFailures - 1, 30))
+            accelerometerNextAttempt = now + min(policy.retryDelay * pow2(exponent), policy.maxRetryDelay)
+            if accelerometerFailures >= 3 { accelerometerNeedsConfigure = true }
+        }
+    }
+}
+
+/// 2^e for small non-negative e, without libm.
+private func pow2(_ e: Double) -> Double {
+    var r = 1.0
+    var i = 0.0
+    while i < e { r *= 2; i += 1 }
+    return r
+}

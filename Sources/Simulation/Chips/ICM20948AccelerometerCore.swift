@@ -1,0 +1,109 @@
+import Linear
+import Sensors
+
+/// The accelerometer of an emulated ICM-20948: plugged into `ICM20948Emulator` as its `core`, it sees
+/// every write and answers the registers the bypass host does not own.
+///
+/// Implements the register banks (REG_BANK_SEL), power-on sleep and DEVICE_RESET, PWR_MGMT_2's
+/// accelerometer disable bits, bank 2's ACCEL_SMPLRT_DIV (rate = 1125 / (1 + div) Hz) and
+/// ACCEL_CONFIG full scale, big-endian data at 0x2D–0x32 with auto-increment, and
+/// RAW_DATA_0_RDY_INT (INT_STATUS_1 bit 0) cleared by reading it.
+///
+/// ```swift
+/// let core = ICM20948AccelerometerCore(physics: physics)
+/// bus.attach(ICM20948Emulator(bus: bus, magnetometer: ak, core: core), at: 0x69)
+/// let accel = try ICM20948Accelerometer(bus: bus)
+/// ```
+public final class ICM20948AccelerometerCore: RegisterDevice {
+    typealias R = ICM20948Accelerometer.Register
+    typealias B2 = ICM20948Accelerometer.Bank2
+    public private(set) var bank0 = [UInt8](repeating: 0, count: 0x80)
+    public private(set) var bank2 = [UInt8](repeating: 0, count: 0x80)
+    private var bank = 0
+    private var sampler: AccelerometerSampler
+
+    /// RMS noise per axis in g (datasheet: 230 µg/√Hz, about 2 mg at a 50 Hz bandwidth).
+    public var noise: Double {
+        get { sampler.noise }
+        set { sampler.noise = newValue }
+    }
+    /// When set, every sample reports this acceleration in g (chip axes) instead of the physics.
+    public var forcedAcceleration: Vector3? {
+        get { sampler.forced }
+        set { sampler.forced = newValue }
+    }
+
+    public init(physics: PhysicsSource, noise: Double = 0.002, seed: UInt64 = 9) {
+        sampler = AccelerometerSampler(physics: physics, noise: noise, seed: seed)
+        reset()
+    }
+
+    private func reset() {
+        bank0 = [UInt8](repeating: 0, count: 0x80)
+        bank2 = [UInt8](repeating: 0, count: 0x80)
+        bank0[Int(R.whoAmI)] = ICM20948Accelerometer.identity
+        bank0[Int(R.powerManagement1)] = 0x41   // asleep, auto clock
+        bank2[Int(B2.accelConfig)] = 0x01
+        bank = 0
+        sampler.reset()
+        updateRate()
+    }
+
+    private var asleep: Bool { bank0[Int(R.powerManagement1)] & 0x40 != 0 }
+    private var accelerometerOn: Bool { bank0[Int(R.powerManagement2)] & 0x38 == 0 }
+
+    private func updateRate() {
+        let divider = Int(bank2[Int(B2.accelRateDivider1)] & 0x0F) << 8 | Int(bank2[Int(B2.accelRateDivider2)])
+        sampler.setRate(1125 / (1 + Double(divider)))
+    }
+
+    public func write(register: UInt8, value: UInt8) {
+        guard Int(register) < bank0.count else { return }
+        if register == R.bankSelect {
+            bank = Int(value >> 4) & 0b11
+            bank0[Int(R.bankSelect)] = value & 0x30
+            return
+        }
+        if bank == 0 && register == R.powerManagement1 && value & 0x80 != 0 { reset(); return }
+        if asleep && !(bank == 0 && register == R.powerManagement1) { return }
+        switch bank {
+        case 0:
+            let readOnly = register == R.whoAmI || register == R.interruptStatus1 || (R.accelXHigh...0x3A).contains(register)
+            if !readOnly { bank0[Int(register)] = value }
+        case 2:
+            bank2[Int(register)] = value
+            if register == B2.accelRateDivider1 || register == B2.accelRateDivider2 { updateRate() }
+        default:
+            break
+        }
+    }
+
+    public func read(start: UInt8, count: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(count)
+        var register = Int(start)
+        for _ in 0..<count {
+            guard register < bank0.count else { out.append(0); register += 1; continue }
+            if bank == 0 && (register == Int(R.interruptStatus1) || register == Int(R.accelXHigh)) { updateSample() }
+            if register == Int(R.bankSelect) {
+                out.append(bank0[register])
+            } else {
+                out.append(bank == 0 ? bank0[register] : (bank == 2 ? bank2[register] : 0))
+            }
+            if bank == 0 && register == Int(R.interruptStatus1) { bank0[register] &= ~0x01 }
+            register += 1
+        }
+        return out
+    }
+
+    private func updateSample() {
+        guard !asleep, accelerometerOn, let g = sampler.sampleIfDue() else { return }
+        let range = ICM20948Accelerometer.Range(rawValue: (bank2[Int(B2.accelConfig)] >> 1) & 0b11) ?? .g2
+        for axis in 0..<3 {
+            let word = UInt16(bitPattern: Int16(accelerometerCounts(g[axis], perG: range.countsPerG, bits: 16)))
+            bank0[Int(R.accelXHigh) + 2 * axis] = UInt8(word >> 8)
+            bank0[Int(R.accelXHigh) + 2 * axis + 1] = UInt8(word & 0xFF)
+        }
+        if bank0[Int(R.interruptEnable1)] & 0x01 != 0 { bank0[Int(R.interruptStatus1)] |= 0x01 }
+    }
+}

@@ -1,0 +1,87 @@
+import Linear
+import Sensors
+
+/// A register-level MPU-6050 accelerometer (the gyro reads zero): the driver talks to it as to the
+/// real chip on a GY-521 board.
+///
+/// Implements power-on sleep, DEVICE_RESET, the sample-rate divider with and without the DLPF,
+/// AFS_SEL scaling, big-endian data registers with auto-increment, and DATA_RDY_INT cleared by
+/// reading INT_STATUS. Physics comes from `PhysicsSource.acceleration` (g, chip axes).
+///
+/// ```swift
+/// bus.attach(MPU6050Emulator(physics: physics), at: 0x68)
+/// let accel = try MPU6050(bus: bus)
+/// ```
+public final class MPU6050Emulator: RegisterDevice {
+    typealias R = MPU6050.Register
+    public private(set) var registers = [UInt8](repeating: 0, count: 0x80)
+    private var sampler: AccelerometerSampler
+
+    /// RMS noise per axis in g (datasheet: 400 µg/√Hz, about 3 mg at a 44 Hz bandwidth).
+    public var noise: Double {
+        get { sampler.noise }
+        set { sampler.noise = newValue }
+    }
+    /// When set, every sample reports this acceleration in g (chip axes) instead of the physics.
+    public var forcedAcceleration: Vector3? {
+        get { sampler.forced }
+        set { sampler.forced = newValue }
+    }
+
+    public init(physics: PhysicsSource, noise: Double = 0.003, seed: UInt64 = 3) {
+        sampler = AccelerometerSampler(physics: physics, noise: noise, seed: seed)
+        reset()
+    }
+
+    private func reset() {
+        registers = [UInt8](repeating: 0, count: 0x80)
+        registers[Int(R.whoAmI)] = MPU6050.identity
+        registers[Int(R.powerManagement1)] = 0x40   // asleep after power-on
+        sampler.reset()
+        updateRate()
+    }
+
+    private var asleep: Bool { registers[Int(R.powerManagement1)] & 0x40 != 0 }
+
+    private func updateRate() {
+        let dlpf = registers[Int(R.config)] & 0x07
+        let base: Double = (dlpf == 0 || dlpf == 7) ? 8000 : 1000
+        let rate = base / (1 + Double(registers[Int(R.sampleRateDivider)]))
+        sampler.setRate(min(rate, 1000))   // the accelerometer itself updates at most at 1 kHz
+    }
+
+    public func write(register: UInt8, value: UInt8) {
+        guard Int(register) < registers.count, register != R.whoAmI else { return }
+        if register == R.powerManagement1 && value & 0x80 != 0 { reset(); return }
+        if (R.accelXHigh...0x48).contains(register) || register == R.interruptStatus { return }  // read-only
+        registers[Int(register)] = value
+        if register == R.config || register == R.sampleRateDivider { updateRate() }
+    }
+
+    public func read(start: UInt8, count: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(count)
+        var reg = Int(start)
+        for _ in 0..<count {
+            if reg == Int(R.interruptStatus) || reg == Int(R.accelXHigh) { updateSample() }
+            out.append(reg < registers.count ? registers[reg] : 0)
+            if reg == Int(R.interruptStatus) { registers[reg] &= ~0x01 }   // read clears DATA_RDY_INT
+            reg += 1
+        }
+        return out
+    }
+
+    private func updateSample() {
+        guard !asleep, let g = sampler.sampleIfDue() else { return }
+        let range = MPU6050.Range(rawValue: (registers[Int(R.accelConfig)] >> 3) & 0b11) ?? .g2
+        for axis in 0..<3 {
+            let word = UInt16(bitPattern: Int16(accelerometerCounts(g[axis], perG: range.countsPerG, bits: 16)))
+            registers[Int(R.accelXHigh) + 2 * axis] = UInt8(word >> 8)
+            registers[Int(R.accelXHigh) + 2 * axis + 1] = UInt8(word & 0xFF)
+        }
+        let temperature = UInt16(bitPattern: Int16((25 - 36.53) * 340))   // 25 °C
+        registers[0x41] = UInt8(temperature >> 8)
+        registers[0x42] = UInt8(temperature & 0xFF)
+        if registers[Int(R.interruptEnable)] & 0x01 != 0 { registers[Int(R.interruptStatus)] |= 0x01 }
+    }
+}
