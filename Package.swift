@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "Navigation", dependencies: ["Geodesy", "GNSS"], swiftSettings: strict),
         .target(name: "Simulation", dependencies: ["Linear", "Sensors", "GNSS", "Geomagnetism", "Geodesy"], swiftSettings: strict),
         .target(name: "Terminal", dependencies: ["Heading", "Navigation", "Geodesy", "Platform"], swiftSettings: strict),
-        .target(name: "HeadingLog", dependencies: ["Heading", "GNSS", "Geodesy", "Platform"], swiftSettings: strict),
+        .target(name: "HeadingLog", dependencies: ["Linear", "Geodesy", "Platform"], swiftSettings: strict),
         .target(name: "Options", swiftSettings: strict),
 
         // MARK: The command line: argument parsing and wiring only
@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "GNSS", "Geodesy"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Sensors", "Geomagnetism", "GNSS"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Heading", "Navigation"]),
-        .testTarget(name: "HeadingLogTests", dependencies: ["HeadingLog", "Heading", "GNSS"]),
+        .testTarget(name: "HeadingLogTests", dependencies: ["HeadingLog"]),
         .testTarget(name: "OptionsTests", dependencies: ["Options"]),
         .testTarget(name: "LodestoneTests", dependencies: ["lodestone"]),
     ]

@@ -6,4 +6,6 @@ let allCommands: [any Command.Type] = [
     GeodCommand.self,
     TrackCommand.self,
     WhereCommand.self,
+    LogCommand.self,
+    AnalyzeCommand.self,
 ]

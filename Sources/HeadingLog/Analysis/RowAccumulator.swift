@@ -1,0 +1,145 @@
+import Geodesy
+
+/// The single pass over a log's rows: parses only the columns the analysis needs, straight from the
+/// bytes, and folds each row into running statistics, the plot buckets and the GPX track.
+struct RowAccumulator {
+    static let timeColumn = 0, monotonicColumn = 1, fieldColumn = 8, rawHeadingColumn = 11
+    static let magneticColumn = 12, trueColumn = 15, flagsColumn = 17
+    static let latitudeColumn = 19, longitudeColumn = 20, altitudeColumn = 21
+    /// Fixes further apart in time than this start a new GPX track segment, ms.
+    static let segmentBreak: Int64 = 30_000
+
+    let fieldCount: Int
+    private let fields = FieldSplitter()
+    private var dayCache = TimeText.DayCache()
+    var plot: PlotSeries?
+    var track: TrackSample?
+    let gpx: GPXWriter?
+
+    var rows = 0
+    var minTime: Int64 = .max, maxTime: Int64 = .min
+    private var lastTime: Int64?
+    var intervals = IntervalHistogram()
+    var timeStepsBack = 0
+    var runs = 0
+    private var lastMonotonic = -Double.infinity
+    var trueHeadings = CircularStatistics()
+    var magneticHeadings = CircularStatistics()
+    var fieldMin = Double.infinity, fieldMax = -Double.infinity, fieldSum = 0.0, fieldCount_ = 0
+    var disturbedRows = 0
+    var fixRows = 0, distinctFixes = 0
+    var distance = 0.0
+    private var lastFix: GeoPoint?
+    private var lastFixTime: Int64?
+    private var segmentBreakPending = false
+
+    init(fieldCount: Int, plot: PlotSeries?, track: TrackSample?, gpx: GPXWriter?) {
+        self.fieldCount = fieldCount
+        self.plot = plot
+        self.track = track
+        self.gpx = gpx
+    }
+
+    private enum Value { case empty, value(Double), bad }
+
+    @inline(__always)
+    private func value(_ i: Int, _ line: UnsafeBufferPointer<UInt8>) -> Value {
+        let b = fields[i, in: line]
+        if b.isEmpty { return .empty }
+        guard let v = NumberParser.parse(b) else { return .bad }
+        return .value(v)
+    }
+
+    @inline(__always)
+    private func optional(_ i: Int, _ line: UnsafeBufferPointer<UInt8>, angle: Bool = false) throws(RowProblem) -> Double? {
+        switch value(i, line) {
+        case .empty: return nil
+        case .bad: throw .badNumber(column: LogSchema.columns[i].name, text: RowProblem.shown(fields[i, in: line]))
+        case .value(var v):
+            if angle && (v < 0 || v >= 360) {
+                v = v.truncatingRemainder(dividingBy: 360)
+                if v < 0 { v += 360 }
+                if v >= 360 { v = 0 }
+            }
+            return v
+        }
+    }
+
+    /// Folds one row in, or says why it cannot be read (then nothing is changed).
+    mutating func consume(_ line: UnsafeBufferPointer<UInt8>) throws(RowProblem) {
+        let n = fields.split(line)
+        guard n == fieldCount, n <= fields.capacity else { throw .fieldCount(expected: fieldCount, found: n) }
+        let timeField = fields[Self.timeColumn, in: line]
+        guard let t = TimeText.parseMilliseconds(timeField, cache: &dayCache) else {
+            throw .badTime(RowProblem.shown(timeField))
+        }
+        guard let monotonic = try optional(Self.monotonicColumn, line) else {
+            throw .badNumber(column: "monotonic_s", text: "")
+        }
+        let field = try optional(Self.fieldColumn, line)
+        let rawHeading = try optional(Self.rawHeadingColumn, line, angle: true)
+        let magnetic = try optional(Self.magneticColumn, line, angle: true) ?? rawHeading
+        let trueHeading = try optional(Self.trueColumn, line, angle: true)
+        let latitude = try optional(Self.latitudeColumn, line)
+        let longitude = try optional(Self.longitudeColumn, line)
+        let altitude = try optional(Self.altitudeColumn, line)
+        if let latitude, abs(latitude) > 90 {
+            throw .badNumber(column: "lat_deg", text: RowProblem.shown(fields[Self.latitudeColumn, in: line]))
+        }
+        let disturbed = Self.hasDisturbedFlag(fields[Self.flagsColumn, in: line])
+
+        rows += 1
+        if t < minTime { minTime = t }
+        if t > maxTime { maxTime = t }
+        if let previous = lastTime {
+            if t < previous { timeStepsBack += 1 } else { intervals.add(milliseconds: t - previous, start: previous) }
+        }
+        lastTime = t
+        if monotonic < lastMonotonic || runs == 0 { runs += 1 }
+        lastMonotonic = monotonic
+        if let trueHeading { trueHeadings.add(trueHeading) }
+        if let magnetic { magneticHeadings.add(magnetic) }
+        if let field, field.isFinite {
+            if field < fieldMin { fieldMin = field }
+            if field > fieldMax { fieldMax = field }
+            fieldSum += field
+            fieldCount_ += 1
+        }
+        if disturbed { disturbedRows += 1 }
+        plot?.add(at: t, trueHeading: trueHeading, magneticHeading: magnetic, field: field)
+        if let latitude, let longitude { addFix(latitude, longitude, altitude, t) }
+    }
+
+    private mutating func addFix(_ latitude: Double, _ longitude: Double, _ altitude: Double?, _ t: Int64) {
+        fixRows += 1
+        if let previous = lastFixTime, t - previous > Self.segmentBreak { segmentBreakPending = true }
+        lastFixTime = t
+        guard let point = try? GeoPoint(latitude: latitude, longitude: longitude) else { return }
+        if let previous = lastFix {
+            guard previous != point else { return }
+            distance += Geodesic.inverse(previous, point).distance
+        }
+        lastFix = point
+        distinctFixes += 1
+        track?.add(latitude: latitude, longitude: longitude)
+        gpx?.add(latitude: latitude, longitude: longitude, altitude: altitude, milliseconds: t,
+                 newSegment: segmentBreakPending)
+        segmentBreakPending = false
+    }
+
+    private static let disturbedWord: [UInt8] = Array("disturbed".utf8)
+
+    /// True when the '|'-separated flags contain "disturbed".
+    @inline(__always)
+    static func hasDisturbedFlag(_ flags: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard flags.count >= 9 else { return false }
+        var start = 0
+        for i in 0...flags.count {
+            if i == flags.count || flags[i] == 124 {
+                if i - start == 9 && flags[start..<i].elementsEqual(disturbedWord) { return true }
+                start = i + 1
+            }
+        }
+        return false
+    }
+}

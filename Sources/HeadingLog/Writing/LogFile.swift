@@ -1,0 +1,179 @@
+import Glibc
+import Platform
+
+/// One open log file: appended to only, in whole rows, synced on request.
+///
+/// Opening it makes it one valid CSV before anything is appended: an empty (or new) file gets the
+/// header; an existing file must start with exactly that header; a last line left incomplete by a
+/// kill or a power cut is cut off (`droppedBytes`). A failed write cuts the file back to its last
+/// whole row before the error is thrown. An exclusive `flock` keeps a second logger out.
+final class LogFile {
+    let path: String
+    private var fd: Int32
+    /// Bytes in the file, all of them whole lines.
+    private(set) var size: Int
+    /// Bytes of an incomplete last line removed when the file was opened.
+    private(set) var droppedBytes = 0
+    /// True for a regular file (devices and pipes are written to without checks or repair).
+    let isRegular: Bool
+
+    init(path: String, header: [UInt8], overwrite: Bool) throws(LogError) {
+        self.path = path
+        let existed = Files.exists(path)
+        fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .file(.open(path: path, .current)) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let e = Errno.current
+            Glibc.close(fd)
+            throw .file(.open(path: path, e))
+        }
+        isRegular = (st.st_mode & S_IFMT) == S_IFREG
+        size = isRegular ? Int(st.st_size) : 0
+        do throws(LogError) {
+            if isRegular {
+                if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                    if errno == EWOULDBLOCK { throw LogError.busy(path: path) }
+                    throw LogError.file(.open(path: path, .current))
+                }
+                if overwrite && size > 0 { try truncate(to: 0) }
+                if size > 0 { try checkHeader(header) }
+                if size > 0 { try dropIncompleteLastLine() }
+            }
+            if size == 0 {
+                try write(header)
+                try sync()
+            }
+            if !existed { syncFolder() }
+        } catch {
+            Glibc.close(fd)
+            fd = -1
+            throw error
+        }
+    }
+
+    deinit { if fd >= 0 { Glibc.close(fd) } }
+
+    /// Appends bytes that are whole rows. On failure the file is cut back to its last whole row.
+    func write(_ bytes: [UInt8]) throws(LogError) {
+        guard !bytes.isEmpty else { return }
+        var offset = 0
+        let failure: Errno? = bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return nil }
+            while offset < raw.count {
+                let n = Glibc.write(fd, base + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return .current
+                }
+                if n == 0 { return .ioError }
+                offset += n
+            }
+            return nil
+        }
+        if let failure {
+            let kept = cutBack(bytes, written: offset)
+            throw .writeFailed(path: path, failure, keptRows: kept)
+        }
+        size += bytes.count
+    }
+
+    /// Forces written rows to the disk (fdatasync).
+    func sync() throws(LogError) {
+        guard fd >= 0, isRegular else { return }
+        if fdatasync(fd) != 0 && errno != EINVAL { throw .file(.sync(path: path, .current)) }
+    }
+
+    /// Syncs and closes; later calls do nothing.
+    func close() throws(LogError) {
+        guard fd >= 0 else { return }
+        defer { Glibc.close(fd); fd = -1 }
+        try sync()
+    }
+
+    // MARK: Opening checks
+
+    private func checkHeader(_ header: [UInt8]) throws(LogError) {
+        let head = try readAt(0, count: min(size, 1 << 16))
+        guard let newline = head.firstIndex(of: 10) else {
+            // No line end at all: a header cut short by a kill, or zeros from a power cut.
+            if size == head.count && (header.starts(with: head) || head.allSatisfy({ $0 == 0 })) {
+                try truncate(to: 0)
+                return
+            }
+            throw otherSchema(head)
+        }
+        var line = Array(head[..<newline])
+        if line.last == 13 { line.removeLast() }
+        if line != Array(header.dropLast()) { throw otherSchema(line) }
+    }
+
+    private func otherSchema(_ found: [UInt8]) -> LogError {
+        let text = RowProblem.shown(found.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0.prefix(60)) })
+        return .otherSchema(path: path, found: text + (found.count > 60 ? "…" : ""), suggestion: LogRotation.freeName(near: path))
+    }
+
+    private func dropIncompleteLastLine() throws(LogError) {
+        var end = size
+        guard try readAt(end - 1, count: 1).first != 10 else { return }
+        while end > 0 {
+            let start = max(0, end - (1 << 16))
+            let chunk = try readAt(start, count: end - start)
+            if let newline = chunk.lastIndex(of: 10) {
+                let keep = start + newline + 1
+                droppedBytes = size - keep
+                try truncate(to: keep)
+                try sync()
+                return
+            }
+            end = start
+        }
+        droppedBytes = size
+        try truncate(to: 0)
+    }
+
+    // MARK: Helpers
+
+    /// Makes a new file's name durable too (its folder entry), so a power cut cannot lose the file.
+    private func syncFolder() {
+        let folder = open(Files.parentFolder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            _ = fsync(folder)
+            Glibc.close(folder)
+        }
+    }
+
+    private func readAt(_ offset: Int, count: Int) throws(LogError) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, count - got, off_t(offset + got)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .file(.read(path: path, .current))
+            }
+            if n == 0 { break }
+            got += n
+        }
+        return Array(out[..<got])
+    }
+
+    private func truncate(to length: Int) throws(LogError) {
+        guard ftruncate(fd, off_t(length)) == 0 else { throw .file(.write(path: path, .current)) }
+        size = length
+    }
+
+    /// After a failed write of `bytes` of which `written` reached the file: removes the part of a row
+    /// that got in. Returns true when the file ends in a whole row afterwards.
+    private func cutBack(_ bytes: [UInt8], written: Int) -> Bool {
+        guard written > 0 else { return true }
+        let whole = bytes[..<written].lastIndex(of: 10).map { $0 + 1 } ?? 0
+        guard isRegular else { return whole == written }
+        if whole < written {
+            guard ftruncate(fd, off_t(size + whole)) == 0 else { return false }
+        }
+        size += whole
+        _ = fdatasync(fd)
+        return true
+    }
+}

@@ -1,0 +1,176 @@
+import Platform
+
+/// Writes rows to a CSV log so that a kill or a power cut costs at most about the last second and
+/// never leaves a broken row: rows are buffered whole, written with one `write` per flush, flushed
+/// at least every `flushInterval` and synced to disk every `fsyncInterval`.
+///
+/// ```swift
+/// let log = try LogSession(.init(path: "heading.csv"))
+/// for note in log.notes { StandardOutput.error(note) }
+/// while running {
+///     if let row = nextRow() { try log.append(row) } else { try log.tick() }
+/// }
+/// try log.close()
+/// ```
+public final class LogSession {
+    public struct Options: Sendable, Equatable {
+        /// The file (the first file, with rotation).
+        public var path: String
+        /// Replace existing contents instead of appending (each file this session opens starts empty).
+        public var overwrite: Bool
+        /// Seconds between fsyncs: what a power cut can cost at most.
+        public var fsyncInterval: Double
+        /// Seconds between writes to the file: what a kill can cost at most (at most 1 s is used).
+        public var flushInterval: Double
+        public var rotation: LogRotation
+        /// Buffered bytes that force a write before the interval ends.
+        public var bufferLimit: Int
+
+        public init(path: String, overwrite: Bool = false, fsyncInterval: Double = 1, flushInterval: Double = 0.5,
+                    rotation: LogRotation = .none, bufferLimit: Int = 1 << 16) {
+            self.path = path
+            self.overwrite = overwrite
+            self.fsyncInterval = fsyncInterval
+            self.flushInterval = flushInterval
+            self.rotation = rotation
+            self.bufferLimit = bufferLimit
+        }
+    }
+
+    public let options: Options
+    /// The file rows go to now.
+    public var currentPath: String { file?.path ?? options.path }
+    /// Rows handed to `write` so far (across rotated files).
+    public private(set) var rowsWritten = 0
+    /// Things worth telling the user, e.g. an incomplete row dropped from the end of the file.
+    public private(set) var notes: [String] = []
+
+    private var file: LogFile?
+    private var buffer: [UInt8] = []
+    private var bufferedRows = 0
+    private var scratch: [UInt8] = []
+    private var lastFlush: Double
+    private var lastSync: Double
+    private var monotonicOrigin: Double?
+    private var fileIndex = 0
+    private var fileDay: Int64 = 0
+    private var opened: Set<String> = []
+    private var closed = false
+    private let now: () -> Double
+
+    /// Opens (or creates) the log file and makes it ready for appending. `wall` picks the first
+    /// daily file; `monotonicClock` drives the flush and sync cadence (injectable for tests).
+    public init(_ options: Options, wall: Double = Clock.wall(),
+                monotonicClock: @escaping () -> Double = { Clock.monotonic() }) throws(LogError) {
+        self.options = options
+        now = monotonicClock
+        lastFlush = monotonicClock()
+        lastSync = lastFlush
+        buffer.reserveCapacity(options.bufferLimit + 512)
+        scratch.reserveCapacity(512)
+        switch options.rotation {
+        case .none:
+            try openFile(options.path)
+        case .daily:
+            fileDay = TimeText.floorDivide(TimeText.milliseconds(wall) ?? 0, 86_400_000).0
+            try openFile(LogRotation.datedPath(options.path, day: fileDay))
+        case .size(let limit):
+            // Appending resumes the newest numbered file; --overwrite starts again from the first.
+            while !options.overwrite && Files.exists(LogRotation.numberedPath(options.path, fileIndex + 1)) { fileIndex += 1 }
+            try openFile(LogRotation.numberedPath(options.path, fileIndex))
+            if let f = file, f.size >= limit, f.size > LogSchema.headerLine.count { try rotate() }
+        }
+    }
+
+    deinit {
+        try? flush()
+        try? file?.close()
+    }
+
+    /// Buffers one row (its `monotonic` made relative to the first row of this session) and writes
+    /// or syncs when their time has come.
+    public func append(_ row: LogRow) throws(LogError) {
+        guard !closed else { return }
+        var row = row
+        if monotonicOrigin == nil { monotonicOrigin = row.monotonic }
+        row.monotonic -= monotonicOrigin ?? 0
+        scratch.removeAll(keepingCapacity: true)
+        LogRowFormat.append(row, to: &scratch)
+        try rotateIfNeeded(rowTime: row.time, rowBytes: scratch.count)
+        buffer.append(contentsOf: scratch)
+        bufferedRows += 1
+        if buffer.count >= options.bufferLimit { try flush() }
+        try tick()
+    }
+
+    /// Writes and syncs when their intervals have passed. Call it regularly when no rows come.
+    public func tick() throws(LogError) {
+        let t = now()
+        if t - lastFlush >= min(1, options.flushInterval) { try flush() }
+        if t - lastSync >= options.fsyncInterval {
+            try flush()
+            try file?.sync()
+            lastSync = t
+        }
+    }
+
+    /// Writes the buffered rows now (one `write`).
+    public func flush() throws(LogError) {
+        lastFlush = now()
+        guard !buffer.isEmpty, let file else { return }
+        defer {
+            buffer.removeAll(keepingCapacity: true)
+            bufferedRows = 0
+        }
+        try file.write(buffer)
+        rowsWritten += bufferedRows
+    }
+
+    /// Writes, syncs and closes the file. Appending afterwards is an error-free no-op.
+    public func close() throws(LogError) {
+        guard !closed else { return }
+        closed = true
+        try flush()
+        try file?.close()
+        file = nil
+    }
+
+    // MARK: Files and rotation
+
+    private func openFile(_ path: String) throws(LogError) {
+        let overwrite = options.overwrite && !opened.contains(path)
+        let f = try LogFile(path: path, header: LogSchema.headerLine, overwrite: overwrite)
+        opened.insert(path)
+        if f.droppedBytes > 0 {
+            notes.append("\(path): removed an incomplete last row (\(f.droppedBytes) bytes) left by an earlier run")
+        }
+        file = f
+    }
+
+    private func rotateIfNeeded(rowTime: Double, rowBytes: Int) throws(LogError) {
+        guard let f = file else { return }
+        switch options.rotation {
+        case .none:
+            return
+        case .daily:
+            guard let ms = TimeText.milliseconds(rowTime) else { return }
+            let day = TimeText.floorDivide(ms, 86_400_000).0
+            guard day != fileDay else { return }
+            try flush()
+            try f.close()
+            fileDay = day
+            try openFile(LogRotation.datedPath(options.path, day: day))
+        case .size(let limit):
+            let pending = f.size + buffer.count
+            guard pending + rowBytes > limit, pending > LogSchema.headerLine.count else { return }
+            try rotate()
+        }
+    }
+
+    private func rotate() throws(LogError) {
+        try flush()
+        try file?.close()
+        fileIndex += 1
+        try openFile(LogRotation.numberedPath(options.path, fileIndex))
+    }
+}

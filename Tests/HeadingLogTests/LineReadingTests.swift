@@ -1,0 +1,53 @@
+import Foundation
+import HeadingLog
+import Testing
+
+@Suite("chunked line reading")
+struct LineReadingTests {
+    /// Reads every line of a file with a small buffer, as (text, ending).
+    func read(_ path: String, maximumLineLength: Int) throws -> [(String, LineEnding)] {
+        var lines = try ChunkedLines(path: path, maximumLineLength: maximumLineLength)
+        var out: [(String, LineEnding)] = []
+        try lines.forEach { line, ending in
+            out.append((String(decoding: line, as: UTF8.self), ending))
+            return true
+        }
+        return out
+    }
+
+    @Test("lines across chunk boundaries, CRLF, an over-long line, a last line without its end")
+    func boundaries() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        let path = dir + "/lines.txt"
+        var expected: [String] = []
+        var text = ""
+        for i in 0..<300 {
+            let line = String(repeating: Character(UnicodeScalar(97 + i % 26)!), count: (i * 37) % 700)
+            expected.append(line)
+            text += line + (i % 5 == 0 ? "\r\n" : "\n")
+        }
+        text += String(repeating: "x", count: 10_000) + "\n"   // longer than the 4096-byte buffer
+        text += "after\n"
+        text += "tail without end"
+        try write(text, to: path)
+        let got = try read(path, maximumLineLength: 4096)
+        #expect(got.count == 303)
+        #expect(zip(got.prefix(300), expected).allSatisfy { $0.0 == $1 && $0.1 == .newline })
+        #expect(got[300].1 == .tooLong)
+        #expect(got[301].0 == "after" && got[301].1 == .newline)
+        #expect(got[302].0 == "tail without end" && got[302].1 == .endOfFile)
+    }
+
+    @Test("an over-long line in a log is one malformed line, and reading goes on")
+    func longLineInLog() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        let path = dir + "/long.csv"
+        let row = csvLine(["time": isoTime(1_700_000_000), "monotonic_s": "0", "heading_mag_deg": "1"])
+        try write(LogSchema.header + "\n" + row + "\n" + String(repeating: "9", count: 3_000_000) + "\n" + row + "\n", to: path)
+        var reported: [MalformedLine] = []
+        let s = try LogAnalyzer.analyze(path: path) { reported.append($0) }.summary
+        #expect(s.rows == 2)
+        #expect(reported.map(\.line) == [3])
+        #expect(reported.first?.problem == .tooLong)
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import HeadingLog
+import Linear
+import Platform
+import Testing
+
+/// A clock the test moves by hand.
+final class TestClock: @unchecked Sendable {
+    var now = 100.0
+}
+
+@Suite("append-safe writer")
+struct WriterTests {
+    func row(_ i: Int, base: Double = 1_700_000_000) -> LogRow {
+        var r = LogRow(time: base + Double(i) * 0.1, monotonic: 50 + Double(i) * 0.1)
+        r.rawField = Vector3(20, Double(i % 7), -40)
+        r.magneticHeading = Double(i % 360)
+        return r
+    }
+
+    @Test("a new file gets one header; reopening appends without another")
+    func headerOnce() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        let path = dir + "/a.csv"
+        for run in 0..<3 {
+            let s = try LogSession(.init(path: path))
+            for i in 0..<5 { try s.append(row(run * 5 + i)) }
+            try s.close()
+            #expect(s.rowsWritten == 5)
+        }
+        let all = lines(path)
+        #expect(all.count == 16)
+        #expect(all.first == LogSchema.header)
+        #expect(all.filter { $0 == LogSchema.header }.count == 1)
+        #expect(all[1].hasPrefix("2023-11-14T22:13:20.000Z,0,"), "monotonic_s starts at 0 in each run: \(all[1])")
+        #expect(all[6].hasPrefix("2023-11-14T22:13:20.500Z,0,"))
+    }
+
+    @Test("a file with another header is refused: exit 65, names the file, suggests a new name or --overwrite")
+    func otherSchema() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        let path = dir + "/other.csv"
+        try write("time,lat,lon\n1,2,3\n", to: path)
+        do {
+            _ = try LogSession(.init(path: path))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.exitCode == .dataError)
+            #expect(error.message.contains(path))
+            #expect(error.message.contains("time,lat,lon"))
+            #expect(error.message.contains("--overwrite"))
+            #expect(error.message.contains(dir + "/other-2.csv"))
+        }
+        #expect(contents(path) == "time,lat,lon\n1,2,3\n", "the file is untouched")
+        let s = try LogSession(.init(path: path, overwrite: true))
+        try s.append(row(0))
+        try s.close()
+        #expect(lines(path) == [LogSchema.header, String(LogRowFormat.line(row(0)).dropLast()).replacingOccurrences(of: ",50,", with: ",0,")])
+    }
+
+    @Test("an incomplete last row left by a kill is dropped before appending")
+    func partialLineRepair() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        let path = dir + "/p.csv"
+        let s = try LogSession(.init(path: path))
+        for i in 0..<3 { try s.append(row(i)) }
+        try s.close()
+        let whole = contents(path)
+        let partial = String(LogRowFormat.line(row(3)).prefix(40))
+        try write(whole + partial, to: path)
+        let again = try LogSession(.init(path: path))
+        #expect(again.notes.count == 1)
+        #expect(again.notes.first?.contains("\(partial.utf8.count) bytes") == true)
+        try again.append(row(4))
+        try again.close()
+        let all = lines(path)
+        #expect(all.count == 5)
+        #expect(contents(path).hasPrefix(whole))
+        #expect(all.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == LogSchema.fieldCount })
+    }
+
+    @Test("a header cut short (or zeros from a power cut) is rewritten")
+    func partialHeader() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        for junk in [String(LogSchema.header.prefix(30)), String(repeating: "\0", count: 100)] {
+            let path = dir + "/h.csv"
+            try write(junk, to: path)
+            let s = try LogSession(.init(path: path))
+            try s.append(row(0))
+            try s.close()
+            #expect(lines(path).count == 2)
+            #expect(lines(path).first == LogSchema.header)
+        }
+    }
+
+    @Test("rows reach the file on the flush cadence, and all of them on close")
+    func cadence() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        let path = dir + "/c.csv"
+        let clock = TestClock()
+        let s = try LogSession(.init(path: path, fsyncInterval: 2, flushInterval: 0.5), monotonicClock: { clock.now })
+        for i in 0..<4 { try s.append(row(i)); clock.now += 0.1 }
+        #expect(lines(path).count == 1, "nothing written before the flush interval")
+        clock.now += 0.2
+        try s.tick()
+        #expect(lines(path).count == 5)
+        try s.append(row(4))
+        #expect(lines(path).count == 5)
+        try s.close()
+        #expect(lines(path).count == 6)
+    }
+
+    @Test("a full disk is exit 74 with a clear message (/dev/full)")
+    func diskFull() throws {
+        try #require(FileManager.default.fileExists(atPath: "/dev/full"))
+        do {
+            _ = try LogSession(.init(path: "/dev/full"))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.exitCode == .ioError)
+            #expect(error.message.contains("/dev/full"))
+            #expect(error.message.contains("disk is full"))
+        }
+    }
+
+    @Test("a second writer on the same file is refused")
+    func busy() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        let path = dir + "/b.csv"
+        let first = try LogSession(.init(path: path))
+        #expect(throws: LogError.busy(path: path)) { _ = try LogSession(.init(path: path)) }
+        try first.close()
+        let second = try LogSession(.init(path: path))
+        try second.close()
+    }
+
+    @Test("rotation by size: numbered files, each with a header, none over the limit; a new run resumes the last")
+    func rotateBySize() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        let path = dir + "/r.csv"
+        let limit = 1000
+        let s = try LogSession(.init(path: path, rotation: .size(bytes: limit)))
+        for i in 0..<40 { try s.append(row(i)) }
+        try s.close()
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(names.count >= 3, "\(names)")
+        #expect(names.contains("r.csv") && names.contains("r.1.csv") && names.contains("r.2.csv"))
+        var total = 0
+        for name in names {
+            let file = dir + "/" + name
+            let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+            #expect(size <= limit, "\(name): \(size)")
+            #expect(lines(file).first == LogSchema.header)
+            total += lines(file).count - 1
+        }
+        #expect(total == 40)
+        let last = LogRotation.numberedPath(path, names.count - 1)
+        let resumed = try LogSession(.init(path: path, rotation: .size(bytes: limit)))
+        #expect(resumed.currentPath == last || resumed.currentPath == LogRotation.numberedPath(path, names.count))
+        try resumed.close()
+    }
+
+    @Test("daily rotation: one file per UTC day, named by date")
+    func rotateDaily() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        let path = dir + "/d.csv"
+        let midnight = 1_717_200_000.0   // 2024-06-01T00:00:00Z
+        let s = try LogSession(.init(path: path, rotation: .daily), wall: midnight - 5)
+        for i in 0..<100 { try s.append(row(i, base: midnight - 5)) }
+        try s.close()
+        let a = dir + "/d-20240531.csv", b = dir + "/d-20240601.csv"
+        #expect(lines(a).count == 51)
+        #expect(lines(b).count == 51)
+        #expect(lines(b).first == LogSchema.header)
+        #expect(lines(b)[1].hasPrefix("2024-06-01T00:00:00.000Z"))
+    }
+
+    @Test("file names for rotation")
+    func names() {
+        #expect(LogRotation.numberedPath("/var/lib/lodestone/heading.csv", 0) == "/var/lib/lodestone/heading.csv")
+        #expect(LogRotation.numberedPath("/var/lib/lodestone/heading.csv", 3) == "/var/lib/lodestone/heading.3.csv")
+        #expect(LogRotation.numberedPath("log", 2) == "log.2")
+        #expect(LogRotation.numberedPath("./a.b/log", 1) == "./a.b/log.1")
+        #expect(LogRotation.datedPath("heading.csv", day: 19875) == "heading-20240601.csv")
+    }
+}
