@@ -36,7 +36,7 @@ let package = Package(
         // MARK: Stages built on the above
         .target(name: "Navigation", dependencies: ["Geodesy", "GNSS"], swiftSettings: strict),
         .target(name: "Simulation", dependencies: ["Linear", "Sensors", "GNSS", "Geomagnetism", "Geodesy"], swiftSettings: strict),
-        .target(name: "Terminal", dependencies: ["Heading", "Navigation", "Geodesy", "Platform"], swiftSettings: strict),
+        .target(name: "Terminal", dependencies: ["Platform"], swiftSettings: strict),
         .target(name: "HeadingLog", dependencies: ["Linear", "Geodesy", "Platform"], swiftSettings: strict),
         .target(name: "Options", swiftSettings: strict),
 
@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "GNSSTests", dependencies: ["GNSS", "JSON"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "GNSS", "Geodesy"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Sensors", "Geomagnetism", "GNSS"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Heading", "Navigation"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal"], exclude: ["Snapshots"]),
         .testTarget(name: "HeadingLogTests", dependencies: ["HeadingLog"]),
         .testTarget(name: "OptionsTests", dependencies: ["Options"]),
         .testTarget(name: "LodestoneTests", dependencies: ["lodestone"]),

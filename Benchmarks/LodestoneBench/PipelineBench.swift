@@ -1,0 +1,128 @@
+// Pipeline benchmarks: one sample from register bytes to HeadingEstimate, and the end-to-end
+// simulation goal: a distorted, noisy, tilted board, calibrated from a tumble through the real driver
+// and emulator, then held still at headings all round: tilt-compensated heading error at each.
+import Calibration
+import Geomagnetism
+import Heading
+import Linear
+import Sensors
+import Simulation
+
+func runPipelineBenchmarks() {
+    benchPipelineSample()
+    reportCalibratedTiltedError()
+}
+
+/// Register bytes → µT → body axes → calibration → filter → estimate, for a QMC5883L at 200 Hz.
+private func benchPipelineSample() {
+    var rng = SplitMix64(seed: 11)
+    let field = Vector3(24.0, 5.5, -51.4)
+    let patterns: [[UInt8]] = (0..<256).map { i in
+        let yaw = Double(i) * 360 / 256
+        let body = Matrix3.rotation(roll: 0, pitch: 0, yaw: radians(yaw)).transposed * field
+        let chip = MountingOrientation.componentSideUp.toChip(body) + Vector3(30, -18, 12)
+        var bytes: [UInt8] = []
+        for axis in 0..<3 {
+            let counts = Int16(((chip[axis] + 0.2 * rng.nextGaussian()) * 30).rounded())
+            let w = UInt16(bitPattern: counts)
+            bytes += [UInt8(w & 0xFF), UInt8(w >> 8)]
+        }
+        return bytes
+    }
+    let profile = CalibrationProfile(sensor: SensorIdentity(chip: "qmc5883l"), offset: Vector3(30, 18, -12),
+                                     matrix: .identity, fieldStrength: 57, created: "bench")
+    let orientation = MountingOrientation.componentSideUp
+    var config = HeadingFilterConfiguration()
+    config.fieldProvider = ExpectedField.wmm
+    config.declinationSource = .location(latitude: -33.8694, longitude: 151.199)
+    bench("pipeline.sample", iterations: 400_000, extra: [("goal_ns", "1000")]) { n in
+        var filter = HeadingFilter(configuration: config)
+        var sum = 0.0
+        for i in 0..<n {
+            guard let chip = QMC5883L.decode(patterns[i & 255], range: .gauss8) else { continue }
+            let magnetic = profile.apply(orientation.toBody(chip))
+            let t = Double(i) * 0.005
+            if let e = filter.update(sample: CalibratedSample(monotonic: t, wall: 1_790_000_000 + t, magnetic: magnetic)) {
+                sum += e.magneticHeading + e.accuracy
+            }
+        }
+        blackHole(sum)
+    }
+}
+
+/// Steps a rig on a manual clock at the chip's rate, returning body-frame samples.
+private func collect(_ setup: SimulationSetup, seconds: Double, rate: Double = 100)
+    -> [(t: Double, field: Vector3, accel: Vector3?)] {
+    let clock = ManualClock(0)
+    let rig = SimulatedRig(setup: setup, now: { clock.now() })
+    guard let chip = try? DriverFactory.open(setup.chip, bus: rig.bus, address: rig.address, now: { clock.now() }) else { return [] }
+    let accel = setup.accelerometer.flatMap { kind in
+        rig.accelerometerAddress.flatMap { try? AccelerometerFactory.open(kind, bus: rig.bus, address: $0) }
+    }
+    var out: [(t: Double, field: Vector3, accel: Vector3?)] = []
+    var lastAccel: Vector3?
+    var t = 0.0
+    while t < seconds {
+        clock.advance(by: 1 / rate)
+        t += 1 / rate
+        if let a = try? accel?.readIfReady() { lastAccel = setup.orientation.toBody(a) }
+        if let m = try? chip.readIfReady() { out.append((t, setup.orientation.toBody(m), lastAccel)) }
+    }
+    return out
+}
+
+private func reportCalibratedTiltedError() {
+    guard report.shouldRun("pipeline.calibrated_tilted_error") else { return }
+    let world = SimulatedWorld.wmm(latitude: -33.8694, longitude: 151.199, decimalYear: 2026.5) ?? .sydney
+    let declination = world.declination
+    // A distorted board: offsets of about twice the Earth field, ±20 % soft iron.
+    let model = MagnetometerModel(hardIron: Vector3(85, -60, 40),
+                                  softIron: Matrix3(rows: Vector3(1.18, 0.06, -0.04), Vector3(0.06, 0.86, 0.05),
+                                                    Vector3(-0.04, 0.05, 1.04)))
+    var tumble = SimulationSetup(world: world, scenario: .tumble(period: 60), model: model, seed: 3)
+    tumble.accelerometer = .mpu6050
+    let samples = collect(tumble, seconds: 60).map(\.field)
+    var options = CalibrationOptions()
+    options.expectedFieldStrength = world.field.norm
+    guard case .success(let result) = CalibrationSolver(options: options).solve(samples) else {
+        reportFigure("pipeline.calibrated_tilted_error", extra: [("ok", "false"), ("reason", "\"calibration failed\"")])
+        return
+    }
+    // Hold still for 4 s at each of 12 headings, each with a different tilt up to ±25°.
+    var rng = SplitMix64(seed: 21)
+    let holds: [Attitude] = (0..<12).map { i in
+        Attitude(roll: (rng.nextUnit() * 2 - 1) * 25, pitch: (rng.nextUnit() * 2 - 1) * 25, yaw: Double(i) * 30 + 7)
+    }
+    let hold = 4.0
+    var still = SimulationSetup(world: world, scenario: AttitudeScenario(name: "holds") { t in
+        holds[min(holds.count - 1, Int(t / hold))]
+    }, model: model, seed: 4)
+    still.accelerometer = .mpu6050
+    var config = HeadingFilterConfiguration()
+    config.declinationSource = .manual(degrees: declination)
+    var filter = HeadingFilter(configuration: config)
+    var worst = 0.0
+    var uncalibratedWorst = 0.0
+    var previous: (estimate: HeadingEstimate, field: Vector3)?
+    /// Judges a hold on its last (settled) estimate, against the true magnetic heading.
+    func judge(_ attitude: Attitude) {
+        guard let p = previous else { return }
+        let expected = attitude.yaw - declination
+        worst = max(worst, abs(angleDifference(p.estimate.magneticHeading, expected)))
+        let raw = Tilt(roll: p.estimate.roll ?? 0, pitch: p.estimate.pitch ?? 0).heading(of: p.field)
+        uncalibratedWorst = max(uncalibratedWorst, abs(angleDifference(raw, expected)))
+    }
+    var currentHold = 0
+    for s in collect(still, seconds: hold * Double(holds.count)) {
+        let index = min(holds.count - 1, Int(s.t / hold))
+        if index != currentHold { judge(holds[currentHold]); currentHold = index }
+        if let e = filter.update(sample: CalibratedSample(monotonic: s.t, wall: 1_790_000_000 + s.t,
+                                                          magnetic: result.fit.apply(s.field), acceleration: s.accel)) {
+            previous = (e, s.field)
+        }
+    }
+    judge(holds[currentHold])
+    reportFigure("pipeline.calibrated_tilted_error", extra: [
+        ("max_error_deg", format(worst, 3)), ("uncalibrated_max_error_deg", format(uncalibratedWorst, 1)),
+        ("model", "\"\(result.fit.model)\""), ("goal_deg", "0.5"), ("ok", worst <= 0.5 ? "true" : "false")])
+}
