@@ -20,7 +20,9 @@ enum LogCommand: Command {
             Option("fsync-interval", value: "S", help: "seconds between syncs to disk, 0.1–60 (default 1): what a power cut can cost"),
             Option("rotate-size", value: "MB", help: "start a new file (FILE.1.csv, FILE.2.csv, …) before one exceeds MB megabytes"),
             Option("rotate", value: "daily", help: "one file per UTC day: FILE-YYYYMMDD.csv"),
-        ] + sensorOptions,
+            Option("gpsd", value: "HOST:PORT", help: "gpsd for position columns and the WMM declination (default 127.0.0.1:2947)"),
+            Option("no-gnss", help: "do not use gpsd (or the simulated receiver)"),
+        ] + sensorOptions + [calibrationOption] + headingOptions,
         discussion: """
         The file stays one valid CSV: rows are written whole, at least every half second, and synced
         to disk every --fsync-interval seconds, so SIGKILL loses at most the last half second and a
@@ -47,29 +49,33 @@ enum LogCommand: Command {
         }
         if try arguments.choice("rotate", from: ["daily"]) != nil { rotation = .daily }
 
+        let headingOptions = try HeadingOptions(arguments)
+        if arguments.flag("no-gnss") && arguments.string("gpsd") != nil {
+            throw UsageError.conflict("--gpsd and --no-gnss cannot be used together")
+        }
         let signals = SignalWatcher()
         // A file-size limit must end in a write error (exit 74), not kill the process.
         signal(SIGXFSZ, SIG_IGN)
-        let source = try openSensorSource(arguments)
+        let live = try openLiveSession(arguments, headingOptions: headingOptions, signals: signals,
+                                       distanceFilter: 0, command: "log")
         let session = try LogSession(LogSession.Options(
             path: output, overwrite: arguments.flag("overwrite"), fsyncInterval: fsyncInterval, rotation: rotation))
         for note in session.notes { StandardOutput.error("lodestone log: " + note) }
         StandardOutput.error("lodestone log: writing \(session.currentPath) at \(plain(rate)) rows/s "
                              + "(Ctrl-C or SIGTERM stops)")
-        try record(source: source, into: session, rate: rate, duration: duration, signals: signals)
+        try record(live, into: session, rate: rate, duration: duration, signals: signals)
         try session.close()
         StandardOutput.error("lodestone log: \(session.rowsWritten) rows written to \(session.currentPath)")
         return .success
     }
 
-    /// Writes a row per slot of a drift-free schedule (slot k at start + k/rate) from the first
-    /// sample read at or after the slot, when there is a new one, until a stop signal, the duration,
-    /// or an error. Between slots the process sleeps (waking for signals) and the log keeps its flush
-    /// and sync cadence; the fault-tolerant reader retries and reconnects within each slot.
-    static func record(source: SensorSource, into session: LogSession, rate: Double, duration: Double?,
+    /// Runs every sample through the filter stage and writes a row per slot of a drift-free schedule
+    /// (slot k at start + k/rate) with the newest estimate, when there is a new one, until a stop
+    /// signal, the duration, or an error. The log keeps its flush and sync cadence throughout; the
+    /// fault-tolerant reader retries and reconnects.
+    static func record(_ live: LiveSession, into session: LogSession, rate: Double, duration: Double?,
                        signals: SignalWatcher) throws {
-        let reader = source.makeReader(clock: ReaderClock(
-            monotonic: { Clock.monotonic() }, wall: { Clock.wall() }, sleep: { _ = signals.wait(seconds: $0) }))
+        let reader = live.pipeline.reader
         let start = Clock.monotonic()
         var k = 0
         var lastLogged = -Double.infinity
@@ -78,17 +84,24 @@ enum LogCommand: Command {
             let offset = Double(k) / rate
             if let duration, offset >= duration { return }
             let deadline = start + offset
+            // Until the slot: feed the filter every sample (waking for signals), keep the log's cadence.
             while !signals.stopRequested {
                 let wait = deadline - Clock.monotonic()
                 if wait <= 0 { break }
-                signals.wait(seconds: min(wait, 0.25))
+                if let sample = reader.next(timeout: min(wait, 0.25)) { live.pipeline.process(sample) }
+                live.pollGNSS(now: Clock.monotonic())
                 try session.tick()
             }
             if signals.stopRequested { return }
-            // The newest sample: at once when the chip has one, else within half a slot (at most
-            // 0.25 s, so a stop signal is never kept waiting).
-            if let sample = reader.next(timeout: min(0.5 / rate, 0.25)), sample.monotonic > lastLogged {
-                try session.append(makeLogRow(sample: sample))
+            // Whatever is ready now; else wait up to half a slot (at most 0.25 s) for the next sample.
+            if live.pipeline.pump() == nil, live.pipeline.lastSample.map({ $0.monotonic <= lastLogged }) ?? true,
+               let sample = reader.next(timeout: min(0.5 / rate, 0.25)) {
+                live.pipeline.process(sample)
+            }
+            let now = Clock.monotonic()
+            live.pollGNSS(now: now)
+            if let sample = live.pipeline.lastSample, sample.monotonic > lastLogged, let row = live.logRow(now: now) {
+                try session.append(row)
                 lastLogged = sample.monotonic
             } else {
                 try session.tick()

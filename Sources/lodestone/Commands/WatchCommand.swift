@@ -1,4 +1,6 @@
+import Geodesy
 import Glibc
+import HeadingLog
 import Linear
 import Options
 import Platform
@@ -9,72 +11,119 @@ import Terminal
 enum WatchCommand: Command {
     static let spec = CommandSpec(
         name: "watch",
-        abstract: "show the live heading from the magnetometer (or the simulator)",
-        usage: "[--simulate] [--sensor NAME] [--bus N] [--address 0xNN] [--orientation NAME] [--rate HZ] [--once] [--ascii] [--lang en|zh]",
-        options: sensorOptions + [
-            Option("rate", value: "HZ", help: "display updates per second, 1–50 (default 10)"),
+        abstract: "show the live heading: magnetic and true, with accuracy (sensor or simulator)",
+        usage: "[--simulate] [sensor options] [--calibration FILE] [--location LAT,LON | --declination DEG]\n"
+            + "       [--gpsd HOST:PORT | --no-gnss] [--rate HZ] [--once] [--log FILE.csv] [--ascii] [--lang en|zh]",
+        options: sensorOptions + [calibrationOption] + headingOptions + [
+            Option("gpsd", value: "HOST:PORT", help: "gpsd for position (true heading, movement reports); default 127.0.0.1:2947"),
+            Option("no-gnss", help: "do not use gpsd (or the simulated receiver)"),
+            Option("rate", value: "HZ", help: "updates per second: 1–50 piped (default 10), 10–30 on a terminal (default 20)"),
             Option("once", help: "print one reading and exit"),
+            Option("log", value: "FILE", help: "also log to this CSV file (append-safe; see 'lodestone log')"),
             Option("ascii", help: "draw the dashboard in plain ASCII (automatic when the locale is not UTF-8)"),
-            Option("lang", value: "LANG", help: "dashboard labels: en or zh (default en; the l key switches)"),
+            Option("lang", value: "LANG", help: "dashboard and reports language: en or zh (the l key switches)"),
         ],
         discussion: """
         On a terminal it shows a full-screen dashboard with a compass rose (keys: q quit, t true/mag,
-        u units, l language, ? help); --rate then sets frames per second (10–30, default 20).
-        Piped, or with --once, it prints plain lines, one per update:
-          lodestone watch --simulate | head
+        u units, l language, c calibrate, r reset track, ? help). Piped, or with --once, it prints one
+        plain line per update: the magnetic heading and its 16-point name, then the true heading,
+        the accuracy and where the declination came from:
+          123.4° SE  true 136.2°  ±1.1°  declination +12.8° (wmm)
+        True heading needs a declination: from the GNSS fix (gpsd, or the simulated receiver with
+        --simulate), --location, or --declination. The calibration profile is loaded automatically.
         Ctrl-C or SIGTERM stops it cleanly (exit 0).
+          lodestone watch --simulate | head
+          lodestone watch --location -33.87,151.21 --once
         """)
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         let requestedRate = try arguments.double("rate", in: 1...50)
-        let rate = requestedRate ?? 10
         let language = try arguments.choice("lang", from: ["en", "zh"]).flatMap(DashboardLanguage.init(rawValue:))
         let once = arguments.flag("once")
+        let headingOptions = try HeadingOptions(arguments)
+        if arguments.flag("no-gnss") && arguments.string("gpsd") != nil {
+            throw UsageError.conflict("--gpsd and --no-gnss cannot be used together")
+        }
         let signals = SignalWatcher()
-        let source = try openSensorSource(arguments)
-        let out = StandardOutput()
+        signal(SIGXFSZ, SIG_IGN)
+        let live = try openLiveSession(arguments, headingOptions: headingOptions, signals: signals,
+                                       distanceFilter: 5, command: "watch")
+        var log: LogSession?
+        if let path = arguments.string("log") {
+            let session = try LogSession(LogSession.Options(path: path))
+            for note in session.notes { StandardOutput.error("lodestone watch: " + note) }
+            log = session
+        }
+        defer { try? log?.close() }
         let tty = TerminalDevice()
         let dumb = Environment.value("TERM") == "dumb"
         if tty.isOutputTerminal && !once && !dumb {
             let settings = DashboardSettings(
                 language: language ?? .english, colorEnabled: !Environment.colorDisabled,
                 asciiOnly: arguments.flag("ascii") || !Environment.localeIsUTF8)
-            try runWatchDashboard(source: source, signals: signals, terminal: tty,
-                                  frameRate: requestedRate.map { min(30, max(10, $0)) } ?? 20, settings: settings)
+            let view = WatchView(live: live)
+            try runDashboard(
+                signals: signals, terminal: tty, frameRate: requestedRate.map { min(30, max(10, $0)) } ?? 20,
+                settings: settings,
+                sample: { try view.step(log: log) },
+                onAction: { view.handle($0) },
+                state: { view.state(settings: $0) })
+            try log?.close()
+            try saveLearnedDeviation(live, explicitPath: arguments.string("calibration"))
             return .success
         }
-        let interactive = tty.isOutputTerminal && !once && !dumb
+        let status = try runPlain(live: live, log: log, signals: signals, rate: requestedRate ?? 10, once: once,
+                                  language: language ?? .english)
+        try log?.close()
+        try saveLearnedDeviation(live, explicitPath: arguments.string("calibration"))
+        return status
+    }
+
+    /// Piped (or --once): one plain line per update, flushed as written.
+    static func runPlain(live: LiveSession, log: LogSession?, signals: SignalWatcher, rate: Double, once: Bool,
+                         language: DashboardLanguage) throws -> ExitCode {
+        let out = StandardOutput()
+        let reader = live.pipeline.reader
         let period = 1 / rate
-        // The reader retries, reconnects and paces itself; a signal cuts its waits short.
-        let reader = source.makeReader(clock: ReaderClock(
-            monotonic: { Clock.monotonic() }, wall: { Clock.wall() }, sleep: { _ = signals.wait(seconds: $0) }))
         var nextFrame = Clock.monotonic()
         let onceDeadline = nextFrame + 5
-        var latest: Vector3?
-        var lastShown: Vector3?
+        var lastShown: Double?
+        var lastStatus: String?
         while !signals.stopRequested {
-            if let sample = reader.next(timeout: max(0, nextFrame - Clock.monotonic())) { latest = sample.field }
+            if let sample = reader.next(timeout: max(0, min(0.05, nextFrame - Clock.monotonic()))) {
+                live.pipeline.process(sample)
+                _ = live.pipeline.pump()
+            }
             let now = Clock.monotonic()
+            live.pollGNSS(now: now)
+            if let log, let row = live.logRow(now: now), row.monotonic != lastShown, now >= nextFrame {
+                try log.append(row)
+            }
+            try log?.tick()
             if now >= nextFrame {
                 nextFrame = max(nextFrame + period, now - period)
-                if let field = latest, field != lastShown {
-                    lastShown = field
-                    let heading = magneticHeading(of: field)
-                    let text = formatHeadingLine(heading)
-                    let ok = interactive ? out.write("\r" + text + "\u{1B}[K") : out.write(text + "\n")
-                    if !ok { return .success }
+                if let estimate = live.pipeline.estimate, estimate.monotonic != lastShown {
+                    lastShown = estimate.monotonic
+                    guard out.write(plainLine(estimate, language: language) + "\n") else { return .success }
                     if once { return .success }
-                } else if let message = reader.statusMessage, interactive {
-                    out.write("\r" + message + "\u{1B}[K")
+                }
+                if reader.statusMessage != lastStatus {
+                    lastStatus = reader.statusMessage
+                    if let message = lastStatus { StandardOutput.error("lodestone watch: " + message) }
                 }
             }
-            if once && latest == nil && now >= onceDeadline {
+            if once && live.pipeline.estimate == nil && now >= onceDeadline {
                 if let message = reader.statusMessage { StandardOutput.error("lodestone watch: " + message) }
-                throw SensorError.dataNotReady(source.info.chip, seconds: 5)
+                throw SensorError.dataNotReady(reader.magnetometer.info.chip, seconds: 5)
             }
         }
-        if interactive { out.write("\n") }
         return .success
+    }
+
+    /// With `--deviation learn`, stores what was learned in the sensor's profile.
+    static func saveLearnedDeviation(_ live: LiveSession, explicitPath: String?) throws {
+        guard live.learnsDeviation, live.deviationLearned > 0 else { return }
+        try storeDeviation(live, explicitPath: explicitPath)
     }
 }
 
@@ -89,65 +138,10 @@ extension SensorError {
     }
 }
 
-/// Magnetic heading of a level sensor from the body-frame field: atan2(−y, x) in [0, 360).
-func magneticHeading(of field: Vector3) -> Double {
-    var h = degrees(atan2(-field.y, field.x))
-    if h < 0 { h += 360 }
-    return h >= 360 ? 0 : h
-}
-
-/// "123.4° SE": the heading to a tenth of a degree and its 16-point name.
+/// "123.4° SE": the heading to a tenth of a degree and its 16-point name (named after rounding, so
+/// 359.96° is "0.0° N").
 func formatHeadingLine(_ heading: Double) -> String {
     var tenths = (heading * 10).rounded()
-    if tenths >= 3600 { tenths -= 3600 }
-    let whole = Int(tenths) / 10
-    return "\(whole).\(Int(tenths) % 10)° \(sixteenPointName(tenths / 10))"
-}
-
-/// The 16-point name ("SE") of a heading in [0, 360).
-func sixteenPointName(_ heading: Double) -> String {
-    let names = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
-    return names[Int((heading / 22.5).rounded()) % 16]
-}
-
-/// The full-screen dashboard for `watch` on a terminal, fed from the raw field: magnetic heading of
-/// a level sensor, field strength, sensor status. (Tilt, declination and GNSS join when the heading
-/// pipeline is wired in.)
-func runWatchDashboard(source: SensorSource, signals: SignalWatcher, terminal: TerminalDevice,
-                       frameRate: Double, settings: DashboardSettings) throws {
-    let info = source.info
-    let reader = source.reader
-    var latest: Vector3?
-    var errorCount = 0
-    var problem = ""
-    var notice = ""
-    try runDashboard(
-        signals: signals, terminal: terminal, frameRate: frameRate, settings: settings,
-        sample: {
-            if let sample = reader.poll() { latest = sample.field }
-            errorCount = reader.counters.errors
-            problem = reader.statusMessage ?? ""
-        },
-        onAction: { action in
-            switch action {
-            case .calibrate: notice = "calibration is not available in watch yet"
-            case .resetTrack: notice = "no track to reset (no GNSS)"
-            default: notice = ""
-            }
-        },
-        state: { _ in
-            var state = DashboardState()
-            if let field = latest {
-                let heading = magneticHeading(of: field)
-                state.magneticHeading = heading
-                state.pointName = sixteenPointName(heading)
-                state.fieldStrength = field.norm
-            }
-            state.sensor = SensorPanel(
-                chip: info.chip.displayName + (source.isSimulated ? " (simulated)" : ""),
-                bus: source.isSimulated ? nil : info.bus, address: Int(info.address), rateHz: info.outputRate,
-                errorCount: errorCount, status: problem.isEmpty ? "ok" : problem)
-            state.notice = notice
-            return state
-        })
+    if tenths >= 3600 || tenths < 0 { tenths = 0 }
+    return "\(Int(tenths) / 10).\(Int(tenths) % 10)° " + formatBearing(tenths / 10, style: .points16)
 }

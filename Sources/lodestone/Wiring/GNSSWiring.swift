@@ -14,13 +14,23 @@ enum GNSSWiring {
     static func source(_ arguments: ParsedArguments) throws -> any GNSSSource {
         if arguments.flag("simulate") {
             if arguments.string("gpsd") != nil { throw UsageError.conflict("--gpsd and --simulate cannot be used together") }
-            var settings = GNSSWalkSettings(motion: .walk, startTime: Clock.wall().rounded(.down))
-            settings.horizontalError = 3
-            let seed = UInt64(truncatingIfNeeded: Int64(Clock.wall() * 1000))
-            return SimulatedGNSSSource(walk: GNSSWalk(settings: settings, seed: seed), clock: { Clock.monotonic() })
+            return simulatedSource()
         }
+        return try gpsdSource(arguments.string("gpsd"))
+    }
+
+    /// The simulated receiver: a walk around the simulator's place, fixes at 1 Hz with ~3 m noise.
+    static func simulatedSource() -> any GNSSSource {
+        var settings = GNSSWalkSettings(motion: .walk, startTime: Clock.wall().rounded(.down))
+        settings.horizontalError = 3
+        let seed = UInt64(truncatingIfNeeded: Int64(Clock.wall() * 1000))
+        return SimulatedGNSSSource(walk: GNSSWalk(settings: settings, seed: seed), clock: { Clock.monotonic() })
+    }
+
+    /// gpsd at `text` (HOST, HOST:PORT or [IPv6]:PORT), or at 127.0.0.1:2947 when nil.
+    static func gpsdSource(_ text: String?) throws -> any GNSSSource {
         var address = GpsdAddress.default
-        if let text = arguments.string("gpsd") {
+        if let text {
             do {
                 address = try GpsdAddress(parsing: text)
             } catch {

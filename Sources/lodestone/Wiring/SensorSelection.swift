@@ -1,3 +1,4 @@
+import Geomagnetism
 import Options
 import Platform
 import Sensors
@@ -102,10 +103,22 @@ struct SensorSelection {
     func simulationSetup() -> SimulationSetup {
         let chip = sensor ?? .qmc5883l
         var setup = SimulationSetup(orientation: orientation, chip: chip)
+        // Earth's field at the simulated place today, from the same model the heading filter expects.
+        let place = SimulatedWorld.sydney
+        if let year = decimalYear(unixSeconds: Clock.wall()),
+           let world = SimulatedWorld.wmm(latitude: place.latitude, longitude: place.longitude, decimalYear: year) {
+            setup.world = world
+        }
         switch accelerometer {
         case .none: setup.accelerometer = nil
         case .kind(let kind): setup.accelerometer = kind
-        case .automatic: setup.accelerometer = chip == .lis2mdl ? .lsm303agr : (chip == .ak09916 ? .icm20948 : nil)
+        case .automatic:
+            // Each chip's usual partner; a GY-271 (QMC5883L) is commonly paired with a GY-521 (MPU-6050).
+            switch chip {
+            case .lis2mdl: setup.accelerometer = .lsm303agr
+            case .ak09916: setup.accelerometer = .icm20948
+            default: setup.accelerometer = .mpu6050
+            }
         }
         return setup
     }
