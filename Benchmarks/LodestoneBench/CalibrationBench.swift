@@ -2,7 +2,8 @@ import Glibc
 import Linear
 import Calibration
 
-/// Calibration benchmarks: fitting 20,000 samples (goal ≤ 50 ms in release) and the spread of
+/// Calibration benchmarks: fitting 20,000 samples (goal ≤ 50 ms in release), the wizard on
+/// simulated boards (`calibration.wizard_sim`, CalibrationWizardBench.swift) and the spread of
 /// |B| before and after calibrating the committed real recording.
 func runCalibrationBenchmarks() {
     let samples = syntheticCalibrationSamples(count: 20_000, seed: 2025)
@@ -17,6 +18,8 @@ func runCalibrationBenchmarks() {
           extra: [("samples", "20000"), ("model", "\"\(model)\""), ("residual_percent", format(residual, 3))]) { n in
         for _ in 0..<n { blackHole(solver.solve(samples)) }
     }
+
+    runCalibrationWizardBenchmark()
 
     guard let recording = loadRecordingMagnetometer() else {
         reportFigure("calibration.real_recording", extra: [("ok", "false"), ("error", "\"recording not found\"")])

@@ -56,7 +56,7 @@ struct AnalyzeCommandTests {
     func summaryOfSimulatedLog() throws {
         let dir = try makeTemporaryFolder(); defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("sim.csv").path
-        let log = try runLodestone(["log", "--simulate", "--output", path, "--rate", "20", "--duration", "1"], timeout: 20)
+        let log = try runLodestone(["log", "--simulate", "--no-gnss", "--output", path, "--rate", "20", "--duration", "1"], timeout: 20)
         #expect(log.status == 0)
         let result = try runLodestone(["analyze", path])
         #expect(result.status == 0, "stderr: \(result.stderr)")

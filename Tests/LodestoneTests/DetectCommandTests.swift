@@ -39,7 +39,7 @@ struct DetectCommandTests {
 
     @Test("--json parses as JSON and carries the rows")
     func simulatedJSON() throws {
-        let result = try runLodestone(["detect", "--simulate", "--json"])
+        let result = try runLodestone(["detect", "--simulate", "--accelerometer", "none", "--json"])
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["simulated"] as? Bool == true)

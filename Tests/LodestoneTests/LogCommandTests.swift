@@ -162,7 +162,7 @@ struct LogCommandTests {
         let path = dir.appendingPathComponent("limit.csv").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -f 16 && exec \"$0\" log --simulate --output \"$1\" --rate 1000 --duration 30",
+        process.arguments = ["-c", "ulimit -f 64 && exec \"$0\" log --simulate --output \"$1\" --rate 1000 --duration 30",
                              lodestoneBinaryPath, path]
         let errPipe = Pipe()
         process.standardError = errPipe

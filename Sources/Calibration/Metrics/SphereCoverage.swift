@@ -23,6 +23,15 @@ public struct SphereCoverage: Sendable, Hashable {
         return starts
     }()
 
+    /// Regions per latitude band, from the band around body +z (field out of the board's bottom)
+    /// to the band around −z (out of its top). Within a band, region `i` of `n` spans longitudes
+    /// atan2(y, x) from `i · 360° / n` to `(i + 1) · 360° / n`; region numbers run band by band.
+    ///
+    /// ```swift
+    /// SphereCoverage.bandRegionCounts      // [1, 6, 11, 15, 17, 17, 15, 11, 6, 1]
+    /// ```
+    public static var bandRegionCounts: [Int] { bandCounts }
+
     /// Samples counted in each region.
     public private(set) var counts: [Int] = Array(repeating: 0, count: regionCount)
 
@@ -54,6 +63,11 @@ public struct SphereCoverage: Sendable, Hashable {
         let lon = (Double(r - bandStarts[band]) + 0.5) / Double(cells) * 2 * .pi
         let h = max(0, 1 - z * z).squareRoot()
         return Vector3(h * cos(lon), h * sin(lon), z)
+    }
+
+    /// `counts` grouped by latitude band, in the order of `bandRegionCounts`.
+    public var countsByBand: [[Int]] {
+        Self.bandCounts.indices.map { b in Array(counts[Self.bandStarts[b]..<(Self.bandStarts[b] + Self.bandCounts[b])]) }
     }
 
     /// Counts a direction (ignored when zero or non-finite).

@@ -40,8 +40,10 @@ public struct BMM150Raw: Sendable, Equatable {
 /// resistance-dependent gain (`z1`, `z2`) and offsets (`z3`, `z4`). Output in µT.
 ///
 /// ```swift
-/// let trim = BMM150Trim(registers: bytes)!        // registers 0x5D–0x71
-/// let field = trim.compensate(BMM150Raw(registers: data)!)
+/// if let trim = BMM150Trim(registers: trimBytes),   // registers 0x5D–0x71
+///    let raw = BMM150Raw(registers: dataBytes) {     // registers 0x42–0x49
+///     let field = trim.compensate(raw)              // µT, nil on overflow
+/// }
 /// ```
 public struct BMM150Trim: Sendable, Equatable {
     public var x1: Int8, y1: Int8, x2: Int8, y2: Int8

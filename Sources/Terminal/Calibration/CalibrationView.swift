@@ -40,7 +40,7 @@ public struct CalibrationViewState: Sendable, Equatable {
                 coveragePercent: Double = 0, gaps: Double = 100, spreadPercent: Double? = nil,
                 residualPercent: Double? = nil, wobblePercent: Double? = nil, fieldStrength: Double? = nil,
                 expectedFieldStrength: Double? = nil, issue: String? = nil, status: String? = nil,
-                keys: String = "Enter or s: fit now    q or Esc: cancel    (it stops by itself when the sphere is covered)") {
+                keys: String = "Enter or s: fit now   q or Esc: cancel   (it stops by itself when done)") {
         self.title = title; self.instructions = instructions; self.bands = bands
         self.progressPercent = progressPercent; self.sampleCount = sampleCount; self.distinctCount = distinctCount
         self.coveragePercent = coveragePercent; self.gaps = gaps; self.spreadPercent = spreadPercent

@@ -2,6 +2,7 @@
 let allCommands: [any Command.Type] = [
     WatchCommand.self,
     DetectCommand.self,
+    CalibrateCommand.self,
     DeclinationCommand.self,
     GeodCommand.self,
     TrackCommand.self,

@@ -22,9 +22,13 @@ final class LiveSession {
     private var lastLoggedFix: Fix?
     private(set) var deviationLearned = 0
     let learnsDeviation: Bool
+    /// True when the sensor is the simulator's.
+    let simulated: Bool
 
-    init(pipeline: HeadingPipeline, gnss: (any GNSSSource)?, distanceFilter: Double, learnsDeviation: Bool) {
+    init(pipeline: HeadingPipeline, gnss: (any GNSSSource)?, distanceFilter: Double, learnsDeviation: Bool,
+         simulated: Bool) {
         self.pipeline = pipeline
+        self.simulated = simulated
         self.gnss = gnss
         self.learnsDeviation = learnsDeviation
         tracker = MovementTracker(gate: QualityGate(), distanceFilter: distanceFilter)
@@ -76,7 +80,7 @@ final class LiveSession {
         guard let sample = pipeline.lastSample else { return nil }
         let e = pipeline.estimate
         var row = LogRow(time: sample.wall, monotonic: sample.monotonic, rawField: sample.field,
-                         calibratedField: pipeline.lastCalibrated, fieldStrength: e?.fieldStrength ?? sample.field.norm,
+                         calibratedField: pipeline.profile == nil ? nil : pipeline.lastCalibrated, fieldStrength: e?.fieldStrength ?? sample.field.norm,
                          roll: e?.roll, pitch: e?.pitch, rawMagneticHeading: e?.rawMagneticHeading,
                          magneticHeading: e?.magneticHeading, declination: e?.declination,
                          declinationSource: e?.declinationSource.label, trueHeading: e?.trueHeading,

@@ -30,7 +30,7 @@ func openLiveSession(_ arguments: ParsedArguments, headingOptions: HeadingOption
         }
     }
     return LiveSession(pipeline: pipeline, gnss: gnss, distanceFilter: distanceFilter,
-                       learnsDeviation: headingOptions.deviation == .learn)
+                       learnsDeviation: headingOptions.deviation == .learn, simulated: source.isSimulated)
 }
 
 /// Saves the learned deviation card into the sensor's profile (atomic; a corrupt file is left alone).

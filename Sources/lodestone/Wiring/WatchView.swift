@@ -63,7 +63,7 @@ final class WatchView {
             state.roll = e.roll
             state.pitch = e.pitch
         }
-        let simulated = reader.magnetometer.info.bus == 1 && live.pipeline.profile?.sensor.chip.hasPrefix("simulated") == true
+        let simulated = live.simulated
         state.sensor = SensorPanel(
             chip: info.chip.displayName + (simulated ? " (simulated)" : ""), bus: info.bus,
             address: Int(info.address), rateHz: info.outputRate, errorCount: reader.counters.errors,
