@@ -1,5 +1,5 @@
 /// Every subcommand, in the order `lodestone --help` lists them.
-let allCommands: [any Command.Type] = [
+var allCommands: [any Command.Type] {[
     WatchCommand.self,
     DetectCommand.self,
     CalibrateCommand.self,
@@ -9,4 +9,5 @@ let allCommands: [any Command.Type] = [
     WhereCommand.self,
     LogCommand.self,
     AnalyzeCommand.self,
-]
+    HeadingCommand.self,
+]}

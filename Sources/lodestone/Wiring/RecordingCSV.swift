@@ -25,6 +25,8 @@ struct Recording {
     var acceleration: [Vector3?]?
     /// Times, when the file has `t` (aligned with `magnetic`).
     var times: [Double?]?
+    /// The `t` column exactly as written (aligned with `magnetic`), for output that copies it.
+    var timeTexts: [String]?
     var badRows: [BadRow] = []
     /// Data rows seen (good and bad).
     var rowCount = 0
@@ -49,7 +51,7 @@ struct Recording {
                 header = fields.map { $0.lowercased() }
                 columns = try Self.locate(header ?? [], path: path, line: lineNumber, text: String(line))
                 recording.magneticColumns = columns.map { c in [c.x, c.y, c.z].map { header?[$0] ?? "" } } ?? []
-                if columns?.t != nil { recording.times = [] }
+                if columns?.t != nil { recording.times = []; recording.timeTexts = [] }
                 if columns?.accel != nil { recording.acceleration = [] }
                 continue
             }
@@ -78,7 +80,10 @@ struct Recording {
                 guard index < fields.count, let v = Double(fields[index]), v.isFinite else { return nil }
                 return v
             }
-            if let t = c.t { recording.times?.append(optional(t)) }
+            if let t = c.t {
+                recording.times?.append(optional(t))
+                recording.timeTexts?.append(t < fields.count ? fields[t] : "")
+            }
             if let a = c.accel {
                 if let ax = optional(a.0), let ay = optional(a.1), let az = optional(a.2) {
                     recording.acceleration?.append(Vector3(ax, ay, az))
