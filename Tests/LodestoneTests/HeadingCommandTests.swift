@@ -104,3 +104,27 @@ struct HeadingCommandTests {
         #expect(r2.stderr.contains(corrupt.path))
     }
 }
+
+@Suite("lodestone watch --deviation show")
+struct DeviationShowTests {
+    @Test func showsTheProfilesCard() throws {
+        let dir = try makeTemporaryFolder(); defer { try? FileManager.default.removeItem(at: dir) }
+        let prof = dir.appendingPathComponent("p.json")
+        let corrections = (0..<36).map { i in String(format: "%.1f", 2 * sin(Double(i) * .pi / 18)) }.joined(separator: ",")
+        try """
+        {"schema_version": 1, "sensor": {"chip": "simulated-qmc5883l"}, "offset": [0,0,0],
+         "matrix": [[1,0,0],[0,1,0],[0,0,1]], "field_strength": 57, "residual_percent": 0.5, "coverage_percent": 100,
+         "sample_count": 1000, "model": "full", "created": "2026-01-01T00:00:00.000Z", "unit": "uT",
+         "deviation_degrees": [\(corrections)]}
+        """.write(to: prof, atomically: true, encoding: .utf8)
+        let r = try runLodestone(["watch", "--simulate", "--calibration", prof.path, "--deviation", "show"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("36 sectors"))
+        #expect(r.stdout.contains("90°") && r.stdout.contains("+2.0°"))
+        let empty = try runLodestone(["watch", "--simulate", "--deviation", "show"],
+                                     environment: ["XDG_CONFIG_HOME": dir.path])
+        #expect(empty.status == 0)
+        #expect(empty.stdout.contains("no deviation card"))
+        #expect(try runLodestone(["watch", "--simulate", "--deviation", "sometimes"]).status == 64)
+    }
+}

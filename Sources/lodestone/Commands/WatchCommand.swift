@@ -44,6 +44,7 @@ enum WatchCommand: Command {
         if arguments.flag("no-gnss") && arguments.string("gpsd") != nil {
             throw UsageError.conflict("--gpsd and --no-gnss cannot be used together")
         }
+        if headingOptions.showDeviation { return try showDeviationCard(arguments) }
         let signals = SignalWatcher()
         signal(SIGXFSZ, SIG_IGN)
         let live = try openLiveSession(arguments, headingOptions: headingOptions, signals: signals,
@@ -124,6 +125,33 @@ enum WatchCommand: Command {
     static func saveLearnedDeviation(_ live: LiveSession, explicitPath: String?) throws {
         guard live.learnsDeviation, live.deviationLearned > 0 else { return }
         try storeDeviation(live, explicitPath: explicitPath)
+    }
+}
+
+/// `watch --deviation show`: the sensor's deviation card, sector by sector.
+func showDeviationCard(_ arguments: ParsedArguments) throws -> ExitCode {
+    let source = try openSensorSource(arguments)
+    let (profile, description) = try loadProfile(for: source.info, explicitPath: arguments.string("calibration"),
+                                                 simulated: source.isSimulated)
+    let out = StandardOutput()
+    guard let card = profile?.deviation, !card.corrections.isEmpty else {
+        out.write("no deviation card for \(source.info.summary) (\(description)).\n"
+                  + "Learn one while driving straight at over 2 m/s with a GNSS fix: lodestone watch --deviation learn\n")
+        return .success
+    }
+    var text = "deviation card for \(source.info.summary), \(card.corrections.count) sectors (correction added to the compass heading):\n"
+    let step = 360 / Double(card.corrections.count)
+    for (i, c) in card.corrections.enumerated() {
+        text += "  \(fixed(Double(i) * step, 0))°".padding(toLength: 8) + (c >= 0 ? "+" : "") + fixed(c, 1) + "°\n"
+    }
+    out.write(text)
+    return .success
+}
+
+extension String {
+    /// Pads with spaces on the right to at least `length` characters.
+    func padding(toLength length: Int) -> String {
+        count >= length ? self : self + String(repeating: " ", count: length - count)
     }
 }
 

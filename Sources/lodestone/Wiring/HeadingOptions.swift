@@ -6,7 +6,7 @@ let headingOptions: [Option] = [
     Option("smoothing", value: "SECONDS", help: "smoothing time constant when still (default 0.7; adaptive: light while turning)"),
     Option("location", value: "LAT,LON", help: "where you are, for the WMM declination when there is no GNSS fix"),
     Option("declination", value: "DEG", help: "use this declination (east positive) instead of the WMM"),
-    Option("deviation", value: "MODE", help: "GNSS-course deviation card: off, apply (default when the profile has one), learn"),
+    Option("deviation", value: "MODE", help: "GNSS-course deviation card: off, apply (default when the profile has one), learn (saved to the profile on exit), show"),
 ]
 
 /// Parsed filter-stage options.
@@ -14,6 +14,8 @@ struct HeadingOptions {
     var configuration = HeadingFilterConfiguration()
     /// `--deviation`, when given.
     var deviation: DeviationMode?
+    /// `--deviation show`: print the profile's card and exit.
+    var showDeviation = false
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.requireAtMostOne(of: ["location", "declination"])
@@ -29,8 +31,9 @@ struct HeadingOptions {
         if let d = try arguments.double("declination", in: -180...180) {
             configuration.declinationSource = .manual(degrees: d)
         }
-        if let mode = try arguments.choice("deviation", from: ["off", "apply", "learn"]) {
-            deviation = mode == "off" ? .off : (mode == "apply" ? .apply : .learn)
+        if let mode = try arguments.choice("deviation", from: ["off", "apply", "learn", "show"]) {
+            showDeviation = mode == "show"
+            deviation = mode == "off" ? .off : (mode == "learn" ? .learn : .apply)
             configuration.deviationMode = deviation ?? .off
         } else {
             configuration.deviationMode = .apply
