@@ -44,7 +44,7 @@ run: build
 
 test: test-deps
 	$(SWIFT) build --product lodestone
-	$(SWIFT) test
+	$(SWIFT) test --disable-xctest
 
 bench: bench-deps
 	$(SWIFT) build $(RELEASE) --product lodestone-bench
