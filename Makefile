@@ -50,8 +50,9 @@ bench: bench-deps
 	$(SWIFT) build $(RELEASE) --product lodestone-bench
 	@mkdir -p .build/bench
 	@cc -O2 -o .build/bench/geod_inverse_bench Benchmarks/c/geod_inverse_bench.c -lproj -lm
-	@.build/release/lodestone-bench
-	@.build/bench/geod_inverse_bench
+	@ref=$$(.build/bench/geod_inverse_bench); echo "$$ref"; \
+	  LODESTONE_PROJ_C_NS=$$(printf '%s' "$$ref" | sed -nE 's/.*"ns_per_op": ([0-9.]+).*/\1/p') \
+	  .build/release/lodestone-bench
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin

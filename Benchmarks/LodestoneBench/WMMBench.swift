@@ -40,7 +40,10 @@ func runWMMBenchmarks() {
     let points = wmmBenchPoints()
     let mask = points.count - 1
 
-    bench("wmm.declination", iterations: 200_000, extra: [("points", "\(points.count)")]) { n in
+    // Goal: at or below NOAA's C library for one declination at a new point, about 1.4 µs on this
+    // machine (the project's reference figure; the C library is not packaged for Debian).
+    bench("wmm.declination", iterations: 200_000,
+          extra: [("points", "\(points.count)"), ("noaa_c_reference_ns", "1400")]) { n in
         var sum = 0.0
         for i in 0..<n {
             let p = points[i & mask]

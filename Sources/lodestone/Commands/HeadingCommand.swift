@@ -55,7 +55,7 @@ enum HeadingCommand: Command {
         }
         var configuration = options.configuration
         configuration.deviationMode = .off
-        configuration.calibrationResidualMicrotesla = 5   // uncalibrated: hard iron can be tens of µT
+        configuration.calibrationResidualMicrotesla = uncalibratedResidualMicrotesla
         if let loaded {
             configuration.calibrationResidualMicrotesla = max(0.05, loaded.residualPercent / 100 * (profile?.fieldStrength ?? loaded.fieldStrength * scale))
         }

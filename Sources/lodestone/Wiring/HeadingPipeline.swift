@@ -38,7 +38,7 @@ final class HeadingPipeline {
                 config.deviationTable = table
             }
         } else {
-            config.calibrationResidualMicrotesla = 5   // uncalibrated: hard iron can be tens of µT
+            config.calibrationResidualMicrotesla = uncalibratedResidualMicrotesla
         }
         config.noiseMicrotesla = max(config.noiseMicrotesla, reader.magnetometer.info.noise)
         filter = HeadingFilter(configuration: config)
@@ -103,3 +103,7 @@ final class HeadingPipeline {
         filter.observeCourse(observation)
     }
 }
+
+/// The field error assumed without a calibration profile, µT: a hobby board's hard iron is typically
+/// tens of µT, so an uncalibrated heading's accuracy must say "tens of degrees", not "a few".
+let uncalibratedResidualMicrotesla = 20.0
