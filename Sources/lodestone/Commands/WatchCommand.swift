@@ -58,10 +58,13 @@ enum WatchCommand: Command {
         defer { try? log?.close() }
         let tty = TerminalDevice()
         let dumb = Environment.value("TERM") == "dumb"
+        let settings = DashboardSettings(
+            language: language ?? .english, colorEnabled: !Environment.colorDisabled && !dumb,
+            asciiOnly: arguments.flag("ascii") || !Environment.localeIsUTF8)
+        if tty.isOutputTerminal && once && !dumb {
+            return try printOneFrame(live: live, settings: settings, terminal: tty, signals: signals)
+        }
         if tty.isOutputTerminal && !once && !dumb {
-            let settings = DashboardSettings(
-                language: language ?? .english, colorEnabled: !Environment.colorDisabled,
-                asciiOnly: arguments.flag("ascii") || !Environment.localeIsUTF8)
             let view = WatchView(live: live)
             try runDashboard(
                 signals: signals, terminal: tty, frameRate: requestedRate.map { min(30, max(10, $0)) } ?? 20,
@@ -118,6 +121,29 @@ enum WatchCommand: Command {
                 throw SensorError.dataNotReady(reader.magnetometer.info.chip, seconds: 5)
             }
         }
+        return .success
+    }
+
+    /// `--once` on a terminal: one dashboard frame, printed in place of the prompt (no alternate
+    /// screen), once the first estimate is in (GNSS gets a moment to answer too).
+    static func printOneFrame(live: LiveSession, settings: DashboardSettings, terminal: TerminalDevice,
+                              signals: SignalWatcher) throws -> ExitCode {
+        let view = WatchView(live: live)
+        let start = Clock.monotonic()
+        while !signals.stopRequested {
+            try view.step(log: nil)
+            let waited = Clock.monotonic() - start
+            if live.pipeline.estimate != nil && (live.gnss == nil || live.latestFix != nil || waited > 1.5) { break }
+            if waited > 5 {
+                if let message = live.pipeline.reader.statusMessage { StandardOutput.error("lodestone watch: " + message) }
+                throw SensorError.dataNotReady(live.pipeline.reader.magnetometer.info.chip, seconds: 5)
+            }
+            signals.wait(seconds: 0.02)
+        }
+        let (columns, rows) = terminal.size() ?? (80, 24)
+        let state = settings.applied(to: view.state(settings: settings))
+        let lines = renderDashboard(state: state, columns: columns, rows: max(1, rows - 1))
+        StandardOutput().write(lines.joined(separator: "\n") + "\n")
         return .success
     }
 
