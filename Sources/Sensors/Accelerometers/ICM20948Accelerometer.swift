@@ -38,11 +38,7 @@ public final class ICM20948Accelerometer: Accelerometer {
     }
 
     /// Full-scale range (ACCEL_FS_SEL).
-    public enum Range: UInt8, CaseIterable, Sendable {
-        case g2 = 0, g4 = 1, g8 = 2, g16 = 3
-        public var countsPerG: Double { 16384 / Double(1 << Int(rawValue)) }
-        public var fullScale: Double { Double(2 << Int(rawValue)) }
-    }
+    public typealias Range = InvenSenseAccelerometerRange
 
     public let bus: any I2CBus
     public let address: I2CAddress
@@ -65,15 +61,8 @@ public final class ICM20948Accelerometer: Accelerometer {
 
     /// Checks WHO_AM_I in bank 0 (selecting bank 0 first).
     public func probe() throws(SensorError) {
-        let id: UInt8
-        do {
-            try bus.writeRegister(address: address, register: Register.bankSelect, value: 0x00)
-            id = try bus.readRegister(address: address, register: Register.whoAmI)
-        } catch { throw .bus(error) }
-        guard id == Self.identity else {
-            throw .wrongAccelerometer(expected: .icm20948, bus: bus.busNumber, address: address,
-                                      evidence: "register 0x00 reads \(hexAddress(id)); expected 0xea")
-        }
+        do { try bus.writeRegister(address: address, register: Register.bankSelect, value: 0x00) } catch { throw .bus(error) }
+        try bus.checkIdentity(address: address, register: Register.whoAmI, expected: Self.identity, accelerometer: .icm20948)
     }
 
     /// The ACCEL_CONFIG byte: DLPF setting 3 (about 50 Hz), the range, DLPF enabled.
@@ -94,17 +83,13 @@ public final class ICM20948Accelerometer: Accelerometer {
     }
 
     public func readIfReady() throws(SensorError) -> Vector3? {
-        let bytes: [UInt8]
-        do {
-            let status = try bus.readRegister(address: address, register: Register.interruptStatus1)
-            guard status & 0x01 != 0 else { return nil }
-            bytes = try bus.readRegisters(address: address, start: Register.accelXHigh, count: 6)
-        } catch { throw .bus(error) }
-        guard let counts = MPU6050.counts(bytes) else {
-            throw .bus(.shortRead(bus: bus.busNumber, address: address, expected: 6, got: bytes.count))
+        guard let bytes = try bus.readSampleIfReady(address: address, status: Register.interruptStatus1, ready: 0x01,
+                                                    start: Register.accelXHigh, count: 6)
+        else { return nil }
+        // Big-endian X, Y, Z counts from registers 0x2D–0x32.
+        guard let g = RegisterBytes.unsaturatedVector(bytes, littleEndian: false, scale: 1 / range.countsPerG) else {
+            throw .accelerometerSaturated(.icm20948)
         }
-        if counts.contains(where: { $0 == Int16.max || $0 == Int16.min }) { throw .accelerometerSaturated(.icm20948) }
-        let scale = 1 / range.countsPerG
-        return Vector3(Double(counts[0]) * scale, Double(counts[1]) * scale, Double(counts[2]) * scale)
+        return g
     }
 }

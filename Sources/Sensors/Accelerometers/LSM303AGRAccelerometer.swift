@@ -66,12 +66,7 @@ public final class LSM303AGRAccelerometer: Accelerometer {
 
     /// Checks WHO_AM_I_A (0x0F reads 0x33).
     public func probe() throws(SensorError) {
-        let id: UInt8
-        do { id = try bus.readRegister(address: address, register: Register.whoAmI) } catch { throw .bus(error) }
-        guard id == Self.identity else {
-            throw .wrongAccelerometer(expected: .lsm303agr, bus: bus.busNumber, address: address,
-                                      evidence: "register 0x0f reads \(hexAddress(id)); expected 0x33")
-        }
+        try bus.checkIdentity(address: address, register: Register.whoAmI, expected: Self.identity, accelerometer: .lsm303agr)
     }
 
     /// CTRL_REG1_A: rate, normal power, X/Y/Z on. CTRL_REG4_A: block data update, range, high resolution.
@@ -88,19 +83,12 @@ public final class LSM303AGRAccelerometer: Accelerometer {
     }
 
     public func readIfReady() throws(SensorError) -> Vector3? {
-        let bytes: [UInt8]
-        do {
-            let status = try bus.readRegister(address: address, register: Register.status)
-            guard status & Status.dataReady != 0 else { return nil }
-            bytes = try bus.readRegisters(address: address, start: Register.outXLow | Register.autoIncrement, count: 6)
-        } catch { throw .bus(error) }
-        guard bytes.count >= 6 else {
-            throw .bus(.shortRead(bus: bus.busNumber, address: address, expected: 6, got: bytes.count))
-        }
+        guard let bytes = try bus.readSampleIfReady(address: address, status: Register.status, ready: Status.dataReady,
+                                                    start: Register.outXLow | Register.autoIncrement, count: 6)
+        else { return nil }
         // 12-bit two's complement, left-justified in 16 bits: shift right by 4 keeping the sign.
         let counts = (0..<3).map { Int16(bitPattern: UInt16(bytes[2 * $0]) | UInt16(bytes[2 * $0 + 1]) << 8) >> 4 }
         if counts.contains(where: { $0 >= 2047 || $0 <= -2048 }) { throw .accelerometerSaturated(.lsm303agr) }
-        let scale = range.gPerCount
-        return Vector3(Double(counts[0]) * scale, Double(counts[1]) * scale, Double(counts[2]) * scale)
+        return RegisterBytes.scaled(counts[0], counts[1], counts[2], by: range.gPerCount)
     }
 }

@@ -31,11 +31,7 @@ public final class MPU6050: Accelerometer {
     }
 
     /// Full-scale range (AFS_SEL).
-    public enum Range: UInt8, CaseIterable, Sendable {
-        case g2 = 0, g4 = 1, g8 = 2, g16 = 3
-        public var countsPerG: Double { 16384 / Double(1 << Int(rawValue)) }
-        public var fullScale: Double { Double(2 << Int(rawValue)) }
-    }
+    public typealias Range = InvenSenseAccelerometerRange
 
     public let bus: any I2CBus
     public let address: I2CAddress
@@ -59,12 +55,7 @@ public final class MPU6050: Accelerometer {
 
     /// Checks WHO_AM_I (0x75 reads 0x68).
     public func probe() throws(SensorError) {
-        let id: UInt8
-        do { id = try bus.readRegister(address: address, register: Register.whoAmI) } catch { throw .bus(error) }
-        guard id == Self.identity else {
-            throw .wrongAccelerometer(expected: .mpu6050, bus: bus.busNumber, address: address,
-                                      evidence: "register 0x75 reads \(hexAddress(id)); expected 0x68")
-        }
+        try bus.checkIdentity(address: address, register: Register.whoAmI, expected: Self.identity, accelerometer: .mpu6050)
     }
 
     /// Writes every register the driver relies on (no device reset, which needs a 100 ms pause).
@@ -80,23 +71,13 @@ public final class MPU6050: Accelerometer {
     }
 
     public func readIfReady() throws(SensorError) -> Vector3? {
-        let bytes: [UInt8]
-        do {
-            let status = try bus.readRegister(address: address, register: Register.interruptStatus)
-            guard status & 0x01 != 0 else { return nil }
-            bytes = try bus.readRegisters(address: address, start: Register.accelXHigh, count: 6)
-        } catch { throw .bus(error) }
-        guard let counts = Self.counts(bytes) else {
-            throw .bus(.shortRead(bus: bus.busNumber, address: address, expected: 6, got: bytes.count))
+        guard let bytes = try bus.readSampleIfReady(address: address, status: Register.interruptStatus, ready: 0x01,
+                                                    start: Register.accelXHigh, count: 6)
+        else { return nil }
+        // Big-endian X, Y, Z counts from registers 0x3B–0x40.
+        guard let g = RegisterBytes.unsaturatedVector(bytes, littleEndian: false, scale: 1 / range.countsPerG) else {
+            throw .accelerometerSaturated(.mpu6050)
         }
-        if counts.contains(where: { $0 == Int16.max || $0 == Int16.min }) { throw .accelerometerSaturated(.mpu6050) }
-        let scale = 1 / range.countsPerG
-        return Vector3(Double(counts[0]) * scale, Double(counts[1]) * scale, Double(counts[2]) * scale)
-    }
-
-    /// Big-endian X, Y, Z counts from registers 0x3B–0x40.
-    static func counts(_ bytes: [UInt8]) -> [Int16]? {
-        guard bytes.count >= 6 else { return nil }
-        return (0..<3).map { Int16(bitPattern: UInt16(bytes[2 * $0]) << 8 | UInt16(bytes[2 * $0 + 1])) }
+        return g
     }
 }

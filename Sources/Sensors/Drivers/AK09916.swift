@@ -161,16 +161,10 @@ public final class AK09916: Magnetometer {
     }
 
     public func readIfReady() throws(SensorError) -> Vector3? {
-        let bytes: [UInt8]
-        do {
-            let status = try bus.readRegister(address: address, register: Register.status1)
-            guard status & Status1.dataReady != 0 else { return nil }
-            // HXL through ST2 in one read: reading ST2 releases the data registers for the next sample.
-            bytes = try bus.readRegisters(address: address, start: Register.dataXL, count: 8)
-        } catch { throw .bus(error) }
-        guard bytes.count >= 8 else {
-            throw .bus(.shortRead(bus: bus.busNumber, address: address, expected: 8, got: bytes.count))
-        }
+        // HXL through ST2 in one read: reading ST2 releases the data registers for the next sample.
+        guard let bytes = try bus.readSampleIfReady(address: address, status: Register.status1, ready: Status1.dataReady,
+                                                    start: Register.dataXL, count: 8)
+        else { return nil }
         guard let field = Self.decode(bytes) else { throw .overflow(.ak09916) }
         return field
     }

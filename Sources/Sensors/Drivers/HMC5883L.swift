@@ -120,15 +120,9 @@ public final class HMC5883L: Magnetometer {
     }
 
     public func readIfReady() throws(SensorError) -> Vector3? {
-        let bytes: [UInt8]
-        do {
-            let status = try bus.readRegister(address: address, register: Register.status)
-            guard status & Status.ready != 0 else { return nil }
-            bytes = try bus.readRegisters(address: address, start: Register.dataXMSB, count: 6)
-        } catch { throw .bus(error) }
-        guard bytes.count >= 6 else {
-            throw .bus(.shortRead(bus: bus.busNumber, address: address, expected: 6, got: bytes.count))
-        }
+        guard let bytes = try bus.readSampleIfReady(address: address, status: Register.status, ready: Status.ready,
+                                                    start: Register.dataXMSB, count: 6)
+        else { return nil }
         let t = now()
         // RDY stays set: the same bytes within one period are the sample already returned.
         if bytes == lastBytes && t - lastTime < 1 / rate.hertz { return nil }

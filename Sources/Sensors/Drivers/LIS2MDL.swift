@@ -83,12 +83,7 @@ public final class LIS2MDL: Magnetometer {
 
     /// Checks that WHO_AM_I reads 0x40.
     public func probe() throws(SensorError) {
-        let id: UInt8
-        do { id = try bus.readRegister(address: address, register: Register.whoAmI) } catch { throw .bus(error) }
-        guard id == Self.identity else {
-            throw .wrongChip(expected: .lis2mdl, bus: bus.busNumber, address: address,
-                             evidence: "register 0x4f (WHO_AM_I) reads \(hexAddress(id)); expected 0x40")
-        }
+        try bus.checkIdentity(address: address, register: Register.whoAmI, expected: Self.identity, chip: .lis2mdl)
     }
 
     /// CFG_REG_A: temperature compensation, power mode, rate, continuous mode (MD = 00).
@@ -108,15 +103,9 @@ public final class LIS2MDL: Magnetometer {
     }
 
     public func readIfReady() throws(SensorError) -> Vector3? {
-        let bytes: [UInt8]
-        do {
-            let status = try bus.readRegister(address: address, register: Register.status)
-            guard status & Status.xyzDataAvailable != 0 else { return nil }
-            bytes = try bus.readRegisters(address: address, start: Register.outXL, count: 6)
-        } catch { throw .bus(error) }
-        guard bytes.count >= 6 else {
-            throw .bus(.shortRead(bus: bus.busNumber, address: address, expected: 6, got: bytes.count))
-        }
+        guard let bytes = try bus.readSampleIfReady(address: address, status: Register.status,
+                                                    ready: Status.xyzDataAvailable, start: Register.outXL, count: 6)
+        else { return nil }
         guard let field = Self.decode(bytes) else { throw .overflow(.lis2mdl) }
         return field
     }
@@ -125,9 +114,6 @@ public final class LIS2MDL: Magnetometer {
     /// Nil when `bytes` is short or an axis sits on a rail (saturated).
     @inlinable
     public static func decode(_ bytes: [UInt8]) -> Vector3? {
-        guard bytes.count >= 6 else { return nil }
-        let x = RegisterBytes.int16LE(bytes, 0), y = RegisterBytes.int16LE(bytes, 2), z = RegisterBytes.int16LE(bytes, 4)
-        if RegisterBytes.isSaturated(x) || RegisterBytes.isSaturated(y) || RegisterBytes.isSaturated(z) { return nil }
-        return Vector3(Double(x) * microteslaPerCount, Double(y) * microteslaPerCount, Double(z) * microteslaPerCount)
+        RegisterBytes.unsaturatedVector(bytes, littleEndian: true, scale: microteslaPerCount)
     }
 }

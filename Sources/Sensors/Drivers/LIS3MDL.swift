@@ -94,12 +94,7 @@ public final class LIS3MDL: Magnetometer {
 
     /// Checks that WHO_AM_I reads 0x3D.
     public func probe() throws(SensorError) {
-        let id: UInt8
-        do { id = try bus.readRegister(address: address, register: Register.whoAmI) } catch { throw .bus(error) }
-        guard id == Self.identity else {
-            throw .wrongChip(expected: .lis3mdl, bus: bus.busNumber, address: address,
-                             evidence: "register 0x0f (WHO_AM_I) reads \(hexAddress(id)); expected 0x3d")
-        }
+        try bus.checkIdentity(address: address, register: Register.whoAmI, expected: Self.identity, chip: .lis3mdl)
     }
 
     /// Control 1: X/Y performance mode, data rate, FAST_ODR.
@@ -124,15 +119,9 @@ public final class LIS3MDL: Magnetometer {
     }
 
     public func readIfReady() throws(SensorError) -> Vector3? {
-        let bytes: [UInt8]
-        do {
-            let status = try bus.readRegister(address: address, register: Register.status)
-            guard status & Status.xyzDataAvailable != 0 else { return nil }
-            bytes = try bus.readRegisters(address: address, start: Register.outXL | Self.autoIncrement, count: 6)
-        } catch { throw .bus(error) }
-        guard bytes.count >= 6 else {
-            throw .bus(.shortRead(bus: bus.busNumber, address: address, expected: 6, got: bytes.count))
-        }
+        guard let bytes = try bus.readSampleIfReady(address: address, status: Register.status, ready: Status.xyzDataAvailable,
+                                                    start: Register.outXL | Self.autoIncrement, count: 6)
+        else { return nil }
         guard let field = Self.decode(bytes, range: range) else { throw .overflow(.lis3mdl) }
         return field
     }
@@ -141,10 +130,6 @@ public final class LIS3MDL: Magnetometer {
     /// Nil when `bytes` is short or an axis sits on a rail (saturated).
     @inlinable
     public static func decode(_ bytes: [UInt8], range: Range) -> Vector3? {
-        guard bytes.count >= 6 else { return nil }
-        let x = RegisterBytes.int16LE(bytes, 0), y = RegisterBytes.int16LE(bytes, 2), z = RegisterBytes.int16LE(bytes, 4)
-        if RegisterBytes.isSaturated(x) || RegisterBytes.isSaturated(y) || RegisterBytes.isSaturated(z) { return nil }
-        let scale = 100 / range.countsPerGauss
-        return Vector3(Double(x) * scale, Double(y) * scale, Double(z) * scale)
+        RegisterBytes.unsaturatedVector(bytes, littleEndian: true, scale: 100 / range.countsPerGauss)
     }
 }

@@ -98,12 +98,8 @@ public final class MMC5983MA: Magnetometer {
 
     /// Checks that the product ID reads 0x30.
     public func probe() throws(SensorError) {
-        let id: UInt8
-        do { id = try bus.readRegister(address: address, register: Register.productID) } catch { throw .bus(error) }
-        guard id == Self.identity else {
-            throw .wrongChip(expected: .mmc5983ma, bus: bus.busNumber, address: address,
-                             evidence: "register 0x2f (product ID) reads \(hexAddress(id)); expected 0x30")
-        }
+        try bus.checkIdentity(address: address, register: Register.productID, expected: Self.identity, chip: .mmc5983ma,
+                              label: "product ID")
     }
 
     /// Sets the bandwidth, turns continuous mode off, and starts a measurement after a SET pulse.
@@ -135,15 +131,9 @@ public final class MMC5983MA: Magnetometer {
             try start(latestSet == nil ? .set : .reset)
             return nil
         }
-        let bytes: [UInt8]
-        do {
-            let status = try bus.readRegister(address: address, register: Register.status)
-            guard status & Status.measurementDone != 0 else { return nil }
-            bytes = try bus.readRegisters(address: address, start: Register.xOut0, count: 7)
-        } catch { throw .bus(error) }
-        guard bytes.count >= 7 else {
-            throw .bus(.shortRead(bus: bus.busNumber, address: address, expected: 7, got: bytes.count))
-        }
+        guard let bytes = try bus.readSampleIfReady(address: address, status: Register.status, ready: Status.measurementDone,
+                                                    start: Register.xOut0, count: 7)
+        else { return nil }
         if polarity == .set { latestSet = bytes } else { latestReset = bytes }
         try start(polarity == .set ? .reset : .set)
         guard let set = latestSet, let reset = latestReset else { return nil }

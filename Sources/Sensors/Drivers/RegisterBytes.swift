@@ -1,7 +1,10 @@
+import Linear
+
 /// 16-bit words from raw register bytes, shared by the drivers' `decode` functions.
 ///
 /// ```swift
 /// let x = RegisterBytes.int16LE(bytes, 0)   // bytes[0] low, bytes[1] high
+/// let field = RegisterBytes.unsaturatedVector(bytes, littleEndian: true, scale: 0.15)   // X, Y, Z words
 /// ```
 @usableFromInline
 enum RegisterBytes {
@@ -20,4 +23,25 @@ enum RegisterBytes {
     /// True when a 16-bit reading sits on either rail, i.e. the ADC saturated.
     @inlinable
     static func isSaturated(_ value: Int16) -> Bool { value == .max || value == .min }
+
+    /// Three counts times `scale`, as a vector.
+    @inlinable
+    static func scaled(_ x: Int16, _ y: Int16, _ z: Int16, by scale: Double) -> Vector3 {
+        Vector3(Double(x) * scale, Double(y) * scale, Double(z) * scale)
+    }
+
+    /// X, Y, Z 16-bit words in `bytes[0..<6]` (low byte first when `littleEndian`) times `scale`.
+    /// Nil when `bytes` is short or any axis sits on a rail (saturated).
+    @inlinable
+    static func unsaturatedVector(_ bytes: [UInt8], littleEndian: Bool, scale: Double) -> Vector3? {
+        guard bytes.count >= 6 else { return nil }
+        let x, y, z: Int16
+        if littleEndian {
+            x = int16LE(bytes, 0); y = int16LE(bytes, 2); z = int16LE(bytes, 4)
+        } else {
+            x = int16BE(bytes, 0); y = int16BE(bytes, 2); z = int16BE(bytes, 4)
+        }
+        if isSaturated(x) || isSaturated(y) || isSaturated(z) { return nil }
+        return scaled(x, y, z, by: scale)
+    }
 }

@@ -15,22 +15,17 @@ import Sensors
 /// let ak = AK09916Emulator(physics: physics)
 /// bus.attach(ICM20948Emulator(bus: bus, magnetometer: ak), at: 0x69)
 /// ```
-public final class AK09916Emulator: EmulatedMagnetometer {
+public final class AK09916Emulator: MagnetometerEmulatorBase, EmulatedMagnetometer {
     typealias R = AK09916.Register
     public private(set) var registers = [UInt8](repeating: 0, count: 0x35)
-    private var sampler: MagneticSampler
     private var protected = false
 
     public var chip: ChipKind { .ak09916 }
-    public var forcedField: Vector3? {
-        get { sampler.forced }
-        set { sampler.forced = newValue }
-    }
 
     /// `noise`: RMS µT per axis (nil: 0.45 µT, about 3 LSB; the datasheet gives no figure).
     public init(physics: PhysicsSource, noise: Double? = nil, seed: UInt64 = 1) {
         let n = noise ?? 0.45
-        sampler = MagneticSampler(physics: physics, noise: Vector3(n, n, n), seed: seed)
+        super.init(sampler: MagneticSampler(physics: physics, noise: Vector3(n, n, n), seed: seed))
         reset()
     }
 

@@ -14,30 +14,36 @@ public struct AccelerometerSampler: Sendable {
     public var noise: Double
     /// When set, every sample reports this acceleration (plus noise) instead of the physics.
     public var forced: Vector3?
-    private var clock = ChipClock(rate: 100)
-    private var rng: SplitMix64
+    private var schedule: SampleSchedule
 
     public init(physics: PhysicsSource, noise: Double, seed: UInt64) {
         self.physics = physics
         self.noise = noise
-        rng = SplitMix64(seed: seed)
+        schedule = SampleSchedule(rate: 100, slowestRate: 0.1, seed: seed)
     }
 
     /// Sets the output data rate (restarts the sample grid).
-    public mutating func setRate(_ hertz: Double) {
-        clock = ChipClock(rate: max(hertz, 0.1))
-    }
+    public mutating func setRate(_ hertz: Double) { schedule.setRate(hertz) }
 
     /// Forgets the last sample (after a reset or a power-down).
-    public mutating func reset() { clock.reset() }
+    public mutating func reset() { schedule.reset() }
 
     /// The next sample in g when one is due now, else nil.
     public mutating func sampleIfDue() -> Vector3? {
         let now = physics.now()
-        guard clock.sampleDue(at: now) else { return nil }
-        let g = forced ?? physics.acceleration(now)
-        return Vector3(g.x + noise * rng.nextGaussian(), g.y + noise * rng.nextGaussian(),
-                       g.z + noise * rng.nextGaussian())
+        guard schedule.isDue(at: now) else { return nil }
+        return schedule.addingNoise(to: forced ?? physics.acceleration(now), rms: Vector3(noise, noise, noise))
+    }
+}
+
+/// Stores X, Y, Z of `g` as three 16-bit words from `registers[start]`: each `accelerometerCounts`
+/// left-justified (a `bits`-wide count fills the top bits of its word), in the chip's byte order.
+func storeAccelerometerWords(_ g: Vector3, perG: Double, bits: Int, littleEndian: Bool,
+                             into registers: inout [UInt8], at start: Int) {
+    for axis in 0..<3 {
+        let word = wordBytes(accelerometerCounts(g[axis], perG: perG, bits: bits) << (16 - bits), littleEndian: littleEndian)
+        registers[start + 2 * axis] = word[0]
+        registers[start + 2 * axis + 1] = word[1]
     }
 }
 

@@ -14,11 +14,9 @@ import Sensors
 /// bus.attach(BMM150Emulator(physics: physics), at: 0x10)
 /// let chip = try BMM150(bus: bus)
 /// ```
-public final class BMM150Emulator: EmulatedMagnetometer {
+public final class BMM150Emulator: MagnetometerEmulatorBase, EmulatedMagnetometer {
     typealias R = BMM150.Register
     public private(set) var registers = [UInt8](repeating: 0, count: 0x72)
-    private var sampler: MagneticSampler
-    private let fixedNoise: Double?
     private var powered = false
     /// The factory trim this part carries (values in the range real parts show).
     public let trim: BMM150Trim
@@ -30,18 +28,13 @@ public final class BMM150Emulator: EmulatedMagnetometer {
                                                xy1: 29, xy2: -3, xyz1: 6853)
 
     public var chip: ChipKind { .bmm150 }
-    public var forcedField: Vector3? {
-        get { sampler.forced }
-        set { sampler.forced = newValue }
-    }
 
     /// `noise`: RMS µT per axis (nil: from the repetitions, as the datasheet presets).
     public init(physics: PhysicsSource, trim: BMM150Trim = BMM150Emulator.typicalTrim, noise: Double? = nil,
                 seed: UInt64 = 1) {
         self.trim = trim
         hallResistance = Int(trim.xyz1) - 151
-        fixedNoise = noise
-        sampler = MagneticSampler(physics: physics, noise: .zero, seed: seed)
+        super.init(sampler: MagneticSampler(physics: physics, fixedNoise: noise, seed: seed))
         registers[Int(R.powerControl)] = 0x00   // suspended until the power bit is set
     }
 
@@ -88,12 +81,8 @@ public final class BMM150Emulator: EmulatedMagnetometer {
         let maximum = 1 / (145e-6 * nXY + 500e-6 * nZ + 980e-6)
         let rate = BMM150.Rate(rawValue: (registers[Int(R.operationMode)] >> 3) & 0b111) ?? .hz10
         sampler.setRate(min(rate.hertz, maximum))
-        if let fixedNoise {
-            sampler.noise = Vector3(fixedNoise, fixedNoise, fixedNoise)
-        } else {
-            let xy = 1.0 * (3 / nXY).squareRoot(), z = 1.4 * (3 / nZ).squareRoot()
-            sampler.noise = Vector3(xy, xy, z)
-        }
+        let xy = 1.0 * (3 / nXY).squareRoot(), z = 1.4 * (3 / nZ).squareRoot()
+        sampler.useDatasheetNoise(Vector3(xy, xy, z))
     }
 
     public func write(register: UInt8, value: UInt8) {

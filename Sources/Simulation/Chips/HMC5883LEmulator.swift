@@ -13,10 +13,9 @@ import Sensors
 /// bus.attach(HMC5883LEmulator(physics: physics), at: 0x1E)
 /// let chip = try HMC5883L(bus: bus)
 /// ```
-public final class HMC5883LEmulator: EmulatedMagnetometer {
+public final class HMC5883LEmulator: MagnetometerEmulatorBase, EmulatedMagnetometer {
     typealias R = HMC5883L.Register
     public private(set) var registers = [UInt8](repeating: 0, count: 0x0D)
-    private var sampler: MagneticSampler
     /// The gain the next measurement uses (a new gain applies one measurement late).
     private var activeGain = HMC5883L.Gain.gauss1_3
     private var readMask: UInt8 = 0
@@ -24,15 +23,11 @@ public final class HMC5883LEmulator: EmulatedMagnetometer {
     private let baseNoise: Double
 
     public var chip: ChipKind { .hmc5883l }
-    public var forcedField: Vector3? {
-        get { sampler.forced }
-        set { sampler.forced = newValue }
-    }
 
     /// `noise`: RMS µT per axis without averaging (nil: the datasheet's 2 mG noise floor).
     public init(physics: PhysicsSource, noise: Double? = nil, seed: UInt64 = 1) {
         baseNoise = noise ?? 0.2
-        sampler = MagneticSampler(physics: physics, noise: Vector3(baseNoise, baseNoise, baseNoise), seed: seed)
+        super.init(sampler: MagneticSampler(physics: physics, noise: Vector3(baseNoise, baseNoise, baseNoise), seed: seed))
         powerOn()
     }
 

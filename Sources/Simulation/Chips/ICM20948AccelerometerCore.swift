@@ -14,27 +14,15 @@ import Sensors
 /// bus.attach(ICM20948Emulator(bus: bus, magnetometer: ak, core: core), at: 0x69)
 /// let accel = try ICM20948Accelerometer(bus: bus)
 /// ```
-public final class ICM20948AccelerometerCore: RegisterDevice {
+public final class ICM20948AccelerometerCore: AccelerometerEmulatorBase, RegisterDevice {
     typealias R = ICM20948Accelerometer.Register
     typealias B2 = ICM20948Accelerometer.Bank2
     public private(set) var bank0 = [UInt8](repeating: 0, count: 0x80)
     public private(set) var bank2 = [UInt8](repeating: 0, count: 0x80)
     private var bank = 0
-    private var sampler: AccelerometerSampler
-
-    /// RMS noise per axis in g (datasheet: 230 µg/√Hz, about 2 mg at a 50 Hz bandwidth).
-    public var noise: Double {
-        get { sampler.noise }
-        set { sampler.noise = newValue }
-    }
-    /// When set, every sample reports this acceleration in g (chip axes) instead of the physics.
-    public var forcedAcceleration: Vector3? {
-        get { sampler.forced }
-        set { sampler.forced = newValue }
-    }
-
+    /// `noise`: RMS g per axis (datasheet: 230 µg/√Hz, about 2 mg at a 50 Hz bandwidth).
     public init(physics: PhysicsSource, noise: Double = 0.002, seed: UInt64 = 9) {
-        sampler = AccelerometerSampler(physics: physics, noise: noise, seed: seed)
+        super.init(sampler: AccelerometerSampler(physics: physics, noise: noise, seed: seed))
         reset()
     }
 
@@ -99,11 +87,8 @@ public final class ICM20948AccelerometerCore: RegisterDevice {
     private func updateSample() {
         guard !asleep, accelerometerOn, let g = sampler.sampleIfDue() else { return }
         let range = ICM20948Accelerometer.Range(rawValue: (bank2[Int(B2.accelConfig)] >> 1) & 0b11) ?? .g2
-        for axis in 0..<3 {
-            let word = UInt16(bitPattern: Int16(accelerometerCounts(g[axis], perG: range.countsPerG, bits: 16)))
-            bank0[Int(R.accelXHigh) + 2 * axis] = UInt8(word >> 8)
-            bank0[Int(R.accelXHigh) + 2 * axis + 1] = UInt8(word & 0xFF)
-        }
+        storeAccelerometerWords(g, perG: range.countsPerG, bits: 16, littleEndian: false,
+                                into: &bank0, at: Int(R.accelXHigh))
         if bank0[Int(R.interruptEnable1)] & 0x01 != 0 { bank0[Int(R.interruptStatus1)] |= 0x01 }
     }
 }

@@ -13,24 +13,17 @@ import Sensors
 /// bus.attach(LIS2MDLEmulator(physics: physics), at: 0x1E)
 /// let chip = try LIS2MDL(bus: bus)
 /// ```
-public final class LIS2MDLEmulator: EmulatedMagnetometer {
+public final class LIS2MDLEmulator: MagnetometerEmulatorBase, EmulatedMagnetometer {
     typealias R = LIS2MDL.Register
     public private(set) var registers = [UInt8](repeating: 0, count: 0x70)
-    private var sampler: MagneticSampler
-    private let fixedNoise: Double?
     /// The sensor bridge's own offset, µT; removed by the chip when offset cancellation is on.
     public var bridgeOffset = Vector3(4.5, -2.5, 3.0)
 
     public var chip: ChipKind { .lis2mdl }
-    public var forcedField: Vector3? {
-        get { sampler.forced }
-        set { sampler.forced = newValue }
-    }
 
     /// `noise`: RMS µT per axis (nil: datasheet, 3 mG high-resolution, 4.5 mG low-power).
     public init(physics: PhysicsSource, noise: Double? = nil, seed: UInt64 = 1) {
-        fixedNoise = noise
-        sampler = MagneticSampler(physics: physics, noise: .zero, seed: seed)
+        super.init(sampler: MagneticSampler(physics: physics, fixedNoise: noise, seed: seed))
         reset()
     }
 
@@ -49,8 +42,8 @@ public final class LIS2MDLEmulator: EmulatedMagnetometer {
     private func applyConfiguration() {
         let rate = LIS2MDL.Rate(rawValue: (configA >> 2) & 0b11) ?? .hz10
         sampler.setRate(rate.hertz)
-        let noise = fixedNoise ?? (configA & LIS2MDL.ConfigA.lowPower != 0 ? 0.45 : 0.3)
-        sampler.noise = Vector3(noise, noise, noise)
+        let noise = configA & LIS2MDL.ConfigA.lowPower != 0 ? 0.45 : 0.3
+        sampler.useDatasheetNoise(Vector3(noise, noise, noise))
     }
 
     public func write(register: UInt8, value: UInt8) {

@@ -13,22 +13,15 @@ import Sensors
 /// bus.attach(LIS3MDLEmulator(physics: physics), at: 0x1C)
 /// let chip = try LIS3MDL(bus: bus)
 /// ```
-public final class LIS3MDLEmulator: EmulatedMagnetometer {
+public final class LIS3MDLEmulator: MagnetometerEmulatorBase, EmulatedMagnetometer {
     typealias R = LIS3MDL.Register
     public private(set) var registers = [UInt8](repeating: 0, count: 0x40)
-    private var sampler: MagneticSampler
-    private let fixedNoise: Double?
 
     public var chip: ChipKind { .lis3mdl }
-    public var forcedField: Vector3? {
-        get { sampler.forced }
-        set { sampler.forced = newValue }
-    }
 
     /// `noise`: RMS µT per axis (nil: the datasheet figure for the configured performance mode).
     public init(physics: PhysicsSource, noise: Double? = nil, seed: UInt64 = 1) {
-        fixedNoise = noise
-        sampler = MagneticSampler(physics: physics, noise: .zero, seed: seed)
+        super.init(sampler: MagneticSampler(physics: physics, fixedNoise: noise, seed: seed))
         reset()
     }
 
@@ -50,13 +43,9 @@ public final class LIS3MDLEmulator: EmulatedMagnetometer {
     private func applyConfiguration() {
         let rate: LIS3MDL.Rate = control1 & 0x02 != 0 ? .fast : (LIS3MDL.Rate(rawValue: (control1 >> 2) & 0b111) ?? .hz10)
         sampler.setRate(rate.hertz(in: mode))
-        if let fixedNoise {
-            sampler.noise = Vector3(fixedNoise, fixedNoise, fixedNoise)
-        } else {
-            // Datasheet, ultra-high-performance at ±4 G: 3.2 mG on X and Y, 4.1 mG on Z.
-            let scale = mode.noise / 0.35
-            sampler.noise = Vector3(0.32 * scale, 0.32 * scale, 0.41 * scale)
-        }
+        // Datasheet, ultra-high-performance at ±4 G: 3.2 mG on X and Y, 4.1 mG on Z.
+        let scale = mode.noise / 0.35
+        sampler.useDatasheetNoise(Vector3(0.32 * scale, 0.32 * scale, 0.41 * scale))
     }
 
     public func write(register raw: UInt8, value: UInt8) {

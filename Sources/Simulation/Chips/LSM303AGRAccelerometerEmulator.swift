@@ -11,25 +11,13 @@ import Sensors
 /// bus.attach(LSM303AGRAccelerometerEmulator(physics: physics), at: 0x19)
 /// let accel = try LSM303AGRAccelerometer(bus: bus)
 /// ```
-public final class LSM303AGRAccelerometerEmulator: RegisterDevice {
+public final class LSM303AGRAccelerometerEmulator: AccelerometerEmulatorBase, RegisterDevice {
     typealias R = LSM303AGRAccelerometer.Register
     typealias S = LSM303AGRAccelerometer.Status
     public private(set) var registers = [UInt8](repeating: 0, count: 0x40)
-    private var sampler: AccelerometerSampler
-
-    /// RMS noise per axis in g (datasheet: about 220 µg/√Hz in high-resolution mode).
-    public var noise: Double {
-        get { sampler.noise }
-        set { sampler.noise = newValue }
-    }
-    /// When set, every sample reports this acceleration in g (chip axes) instead of the physics.
-    public var forcedAcceleration: Vector3? {
-        get { sampler.forced }
-        set { sampler.forced = newValue }
-    }
-
+    /// `noise`: RMS g per axis (datasheet: about 220 µg/√Hz in high-resolution mode).
     public init(physics: PhysicsSource, noise: Double = 0.002, seed: UInt64 = 5) {
-        sampler = AccelerometerSampler(physics: physics, noise: noise, seed: seed)
+        super.init(sampler: AccelerometerSampler(physics: physics, noise: noise, seed: seed))
         reset()
     }
 
@@ -75,12 +63,7 @@ public final class LSM303AGRAccelerometerEmulator: RegisterDevice {
         // Normal mode is 10-bit at four times the high-resolution step.
         let bits = highResolution ? 12 : 10
         let perG = 1 / (range.gPerCount * (highResolution ? 1 : 4))
-        for axis in 0..<3 {
-            let counts = accelerometerCounts(g[axis], perG: perG, bits: bits)
-            let word = UInt16(bitPattern: Int16(counts << (16 - bits)))
-            registers[Int(R.outXLow) + 2 * axis] = UInt8(word & 0xFF)
-            registers[Int(R.outXLow) + 2 * axis + 1] = UInt8(word >> 8)
-        }
+        storeAccelerometerWords(g, perG: perG, bits: bits, littleEndian: true, into: &registers, at: Int(R.outXLow))
         var status = registers[Int(R.status)]
         if status & S.dataReady != 0 { status |= S.overrun }
         registers[Int(R.status)] = status | S.dataReady | 0x07

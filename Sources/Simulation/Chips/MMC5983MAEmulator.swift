@@ -14,11 +14,9 @@ import Sensors
 /// emulator.bridgeOffset = Vector3(20, -10, 5)     // µT; the driver's SET/RESET pairs remove it
 /// bus.attach(emulator, at: 0x30)
 /// ```
-public final class MMC5983MAEmulator: EmulatedMagnetometer {
+public final class MMC5983MAEmulator: MagnetometerEmulatorBase, EmulatedMagnetometer {
     typealias R = MMC5983MA.Register
     public private(set) var registers = [UInt8](repeating: 0, count: 0x30)
-    private var sampler: MagneticSampler
-    private let fixedNoise: Double?
     private var bandwidth = MMC5983MA.Bandwidth.hz100
     private var measurementDue: Double?
     private var autoSetReset = false
@@ -29,15 +27,10 @@ public final class MMC5983MAEmulator: EmulatedMagnetometer {
     public var bridgeOffset = Vector3(6.1, -3.4, 9.8)
 
     public var chip: ChipKind { .mmc5983ma }
-    public var forcedField: Vector3? {
-        get { sampler.forced }
-        set { sampler.forced = newValue }
-    }
 
     /// `noise`: RMS µT per axis per measurement (nil: the datasheet figure for the bandwidth).
     public init(physics: PhysicsSource, noise: Double? = nil, seed: UInt64 = 1) {
-        fixedNoise = noise
-        sampler = MagneticSampler(physics: physics, noise: .zero, seed: seed)
+        super.init(sampler: MagneticSampler(physics: physics, fixedNoise: noise, seed: seed))
         reset()
     }
 
@@ -55,8 +48,7 @@ public final class MMC5983MAEmulator: EmulatedMagnetometer {
 
     private func setBandwidth(_ bw: MMC5983MA.Bandwidth) {
         bandwidth = bw
-        let noise = fixedNoise ?? bw.noise
-        sampler.noise = Vector3(noise, noise, noise)
+        sampler.useDatasheetNoise(Vector3(bw.noise, bw.noise, bw.noise))
     }
 
     public func write(register: UInt8, value: UInt8) {

@@ -12,24 +12,12 @@ import Sensors
 /// bus.attach(MPU6050Emulator(physics: physics), at: 0x68)
 /// let accel = try MPU6050(bus: bus)
 /// ```
-public final class MPU6050Emulator: RegisterDevice {
+public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
     typealias R = MPU6050.Register
     public private(set) var registers = [UInt8](repeating: 0, count: 0x80)
-    private var sampler: AccelerometerSampler
-
-    /// RMS noise per axis in g (datasheet: 400 µg/√Hz, about 3 mg at a 44 Hz bandwidth).
-    public var noise: Double {
-        get { sampler.noise }
-        set { sampler.noise = newValue }
-    }
-    /// When set, every sample reports this acceleration in g (chip axes) instead of the physics.
-    public var forcedAcceleration: Vector3? {
-        get { sampler.forced }
-        set { sampler.forced = newValue }
-    }
-
+    /// `noise`: RMS g per axis (datasheet: 400 µg/√Hz, about 3 mg at a 44 Hz bandwidth).
     public init(physics: PhysicsSource, noise: Double = 0.003, seed: UInt64 = 3) {
-        sampler = AccelerometerSampler(physics: physics, noise: noise, seed: seed)
+        super.init(sampler: AccelerometerSampler(physics: physics, noise: noise, seed: seed))
         reset()
     }
 
@@ -74,11 +62,8 @@ public final class MPU6050Emulator: RegisterDevice {
     private func updateSample() {
         guard !asleep, let g = sampler.sampleIfDue() else { return }
         let range = MPU6050.Range(rawValue: (registers[Int(R.accelConfig)] >> 3) & 0b11) ?? .g2
-        for axis in 0..<3 {
-            let word = UInt16(bitPattern: Int16(accelerometerCounts(g[axis], perG: range.countsPerG, bits: 16)))
-            registers[Int(R.accelXHigh) + 2 * axis] = UInt8(word >> 8)
-            registers[Int(R.accelXHigh) + 2 * axis + 1] = UInt8(word & 0xFF)
-        }
+        storeAccelerometerWords(g, perG: range.countsPerG, bits: 16, littleEndian: false,
+                                into: &registers, at: Int(R.accelXHigh))
         let temperature = UInt16(bitPattern: Int16((25 - 36.53) * 340))   // 25 °C
         registers[0x41] = UInt8(temperature >> 8)
         registers[0x42] = UInt8(temperature & 0xFF)

@@ -32,20 +32,37 @@ public struct MagneticSampler: Sendable {
     public var noise: Vector3
     /// When set, samples measure this field instead of the physics.
     public var forced: Vector3?
-    private var clock = ChipClock(rate: 10)
-    private var rng: SplitMix64
+    /// A noise figure the emulator's user chose; when set it overrides the datasheet figures.
+    let fixedNoise: Double?
+    private var schedule: SampleSchedule
 
     public init(physics: PhysicsSource, noise: Vector3, seed: UInt64) {
+        self.init(physics: physics, noise: noise, fixedNoise: nil, seed: seed)
+    }
+
+    /// A sampler whose noise follows the datasheet (`useDatasheetNoise`) unless `fixedNoise` is set.
+    init(physics: PhysicsSource, fixedNoise: Double?, seed: UInt64) {
+        self.init(physics: physics, noise: .zero, fixedNoise: fixedNoise, seed: seed)
+    }
+
+    private init(physics: PhysicsSource, noise: Vector3, fixedNoise: Double?, seed: UInt64) {
         self.physics = physics
         self.noise = noise
-        rng = SplitMix64(seed: seed)
+        self.fixedNoise = fixedNoise
+        schedule = SampleSchedule(rate: 10, slowestRate: 0.01, seed: seed)
+    }
+
+    /// Sets the noise for the chip's current configuration: `fixedNoise` on every axis when the user
+    /// chose one, else `datasheet` (RMS µT per axis).
+    mutating func useDatasheetNoise(_ datasheet: Vector3) {
+        noise = fixedNoise.map { Vector3($0, $0, $0) } ?? datasheet
     }
 
     /// Sets the output data rate (restarts the sample grid).
-    public mutating func setRate(_ hertz: Double) { clock = ChipClock(rate: max(hertz, 0.01)) }
+    public mutating func setRate(_ hertz: Double) { schedule.setRate(hertz) }
 
     /// Forgets the last sample (after a reset or a mode change).
-    public mutating func reset() { clock.reset() }
+    public mutating func reset() { schedule.reset() }
 
     /// The current time on the physics clock.
     public var now: Double { physics.now() }
@@ -53,15 +70,13 @@ public struct MagneticSampler: Sendable {
     /// A sample when one is due now on the output-rate grid, else nil.
     public mutating func sampleIfDue() -> Vector3? {
         let t = physics.now()
-        guard clock.sampleDue(at: t) else { return nil }
+        guard schedule.isDue(at: t) else { return nil }
         return sample(at: t)
     }
 
     /// The noisy field measured at time `t` (for triggered, single measurements).
     public mutating func sample(at t: Double) -> Vector3 {
-        let b = forced ?? physics.magneticField(t)
-        return Vector3(b.x + noise.x * rng.nextGaussian(), b.y + noise.y * rng.nextGaussian(),
-                       b.z + noise.z * rng.nextGaussian())
+        schedule.addingNoise(to: forced ?? physics.magneticField(t), rms: noise)
     }
 }
 

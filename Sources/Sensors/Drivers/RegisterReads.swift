@@ -1,0 +1,57 @@
+/// The register reads every driver makes the same way: the identity check in `probe()` and the
+/// "status flag, then the data block" read in `readIfReady()`. Each driver keeps its own register map,
+/// identity value and scaling, and passes them in.
+///
+/// ```swift
+/// try bus.checkIdentity(address: address, register: 0x4F, expected: 0x40, chip: .lis2mdl)
+/// guard let bytes = try bus.readSampleIfReady(address: address, status: 0x67, ready: 0x08, start: 0x68, count: 6)
+/// else { return nil }
+/// ```
+extension I2CBus {
+    /// Reads one register, bus failures reported as `SensorError.bus`.
+    func readSensorRegister(address: I2CAddress, register: UInt8) throws(SensorError) -> UInt8 {
+        do { return try readRegister(address: address, register: register) } catch { throw .bus(error) }
+    }
+
+    /// Checks a magnetometer's identity register; `label` names it in the message, e.g. "WHO_AM_I".
+    func checkIdentity(address: I2CAddress, register: UInt8, expected: UInt8, chip: ChipKind,
+                       label: String = "WHO_AM_I") throws(SensorError) {
+        let id = try readSensorRegister(address: address, register: register)
+        guard id == expected else {
+            throw .wrongChip(expected: chip, bus: busNumber, address: address,
+                             evidence: identityEvidence(register: register, label: label, read: id, expected: expected))
+        }
+    }
+
+    /// Checks an accelerometer's WHO_AM_I register.
+    func checkIdentity(address: I2CAddress, register: UInt8, expected: UInt8, accelerometer: AccelerometerKind)
+        throws(SensorError) {
+        let id = try readSensorRegister(address: address, register: register)
+        guard id == expected else {
+            throw .wrongAccelerometer(expected: accelerometer, bus: busNumber, address: address,
+                                      evidence: identityEvidence(register: register, label: nil, read: id, expected: expected))
+        }
+    }
+
+    /// Reads the status register and, when any bit of `ready` is set, `count` data registers from
+    /// `start`. Nil when no new sample is ready; a reply shorter than `count` is `.shortRead`.
+    func readSampleIfReady(address: I2CAddress, status: UInt8, ready: UInt8, start: UInt8, count: Int)
+        throws(SensorError) -> [UInt8]? {
+        let bytes: [UInt8]
+        do {
+            let flags = try readRegister(address: address, register: status)
+            guard flags & ready != 0 else { return nil }
+            bytes = try readRegisters(address: address, start: start, count: count)
+        } catch { throw .bus(error) }
+        guard bytes.count >= count else {
+            throw .bus(.shortRead(bus: busNumber, address: address, expected: count, got: bytes.count))
+        }
+        return bytes
+    }
+}
+
+/// "register 0x4f (WHO_AM_I) reads 0x00; expected 0x40" (no parenthesis when `label` is nil).
+private func identityEvidence(register: UInt8, label: String?, read: UInt8, expected: UInt8) -> String {
+    let name = label.map { " (\($0))" } ?? ""
+    return "register \(hexAddress(register))\(name) reads \(hexAddress(read)); expected \(hexAddress(expected))"
+}
