@@ -85,28 +85,6 @@ struct TmuxDashboardTests {
         screen.range(of: #"\d{1,3}\.\d°M"#, options: .regularExpression) != nil
     }
 
-    @Test("--once on a terminal prints one dashboard frame and exits 0",
-          .enabled(if: tmuxPath != nil, "tmux is not installed"))
-    func onceInTmux() throws {
-        let tmux = TmuxServer(executable: try #require(Self.tmuxPath))
-        defer { tmux.kill() }
-        let binary = lodestoneBinaryPath
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "build lodestone first: \(binary)")
-        let prompt = "lodestone-once$ "
-        let started = try tmux.run(["new-session", "-d", "-s", "dash", "-x", "80", "-y", "24",
-                                    "env PS1='\(prompt)' LANG=C.UTF-8 LC_ALL=C.UTF-8 sh"])
-        try #require(started.status == 0, "tmux new-session: \(started.output)")
-        _ = try tmux.waitFor(5) { $0.contains(prompt) }
-        let quoted = "'" + binary.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        try tmux.run(["send-keys", "-t", "dash", "\(quoted) watch --simulate --once; echo EXIT=$?", "Enter"])
-        let screen = try tmux.waitFor(15) { $0.contains("EXIT=") }
-        #expect(screen.contains("EXIT=0"), "\(screen)")
-        let quadrant = screen.range(of: #"[NS]\d{1,2}°[EW]|[NS]\d{1,2}°|\b[NESW]\b  "#, options: .regularExpression) != nil
-        #expect(hasHeading(screen) || quadrant, "a heading (123.4°M, or its quadrant form N17°E):\n\(screen)")
-        #expect(screen.contains("q quit"), "the frame's status line")
-        #expect(["N", "E", "S", "W"].filter { hasLabel($0, in: screen) }.count >= 3, "the rose's letters:\n\(screen)")
-    }
-
     @Test("rose and heading at 100×32, redraw at 60×22, q exits 0 and the prompt returns",
           .enabled(if: tmuxPath != nil, "tmux is not installed"))
     func dashboardInTmux() throws {
