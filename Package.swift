@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "GNSS", dependencies: ["CGPS", "JSON", "Platform"], swiftSettings: strict),
 
         // MARK: Stages built on the above
-        .target(name: "Navigation", dependencies: ["Geodesy", "GNSS"], swiftSettings: strict),
+        .target(name: "Navigation", dependencies: ["Geodesy", "GNSS", "Platform"], swiftSettings: strict),
         .target(name: "Simulation", dependencies: ["Linear", "Sensors", "GNSS", "Geomagnetism", "Geodesy"], swiftSettings: strict),
         .target(name: "Terminal", dependencies: ["Platform"], swiftSettings: strict),
         .target(name: "HeadingLog", dependencies: ["Linear", "Geodesy", "Platform"], swiftSettings: strict),

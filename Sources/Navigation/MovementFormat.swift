@@ -1,4 +1,5 @@
 import Geodesy
+import Platform
 
 // Text for movement reports, in English or Chinese. The data (`MovementReport`, `Leg`) stays
 // free of presentation; these functions only read it.
@@ -67,19 +68,7 @@ public func formatReportSummary(_ report: MovementReport, style: BearingStyle = 
     return parts.joined(separator: language == .en ? "; " : "；")
 }
 
-/// A number with a fixed count of decimals ("4.2", "-0.5", "12.00").
+/// A number with a fixed count of decimals ("4.2", "-0.5", "12.00"); "?" when not finite.
 func decimalText(_ value: Double, decimals: Int) -> String {
-    guard value.isFinite else { return "?" }
-    var scale = 1.0
-    for _ in 0..<max(0, decimals) { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
-    guard scaled < 9e15 else { return wholeNumber(value) }
-    let units = Int64(scaled)
-    let s = Int64(scale)
-    var text = String(units / s)
-    if decimals > 0 {
-        let fraction = String(units % s)
-        text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
-    }
-    return (value < 0 && units != 0 ? "-" : "") + text
+    value.isFinite ? fixed(value, decimals) : "?"
 }
