@@ -85,6 +85,29 @@ struct TmuxDashboardTests {
         screen.range(of: #"\d{1,3}\.\d°M"#, options: .regularExpression) != nil
     }
 
+    @Test("--once on a terminal prints one dashboard frame and exits 0",
+          .enabled(if: tmuxPath != nil, "tmux is not installed"))
+    func onceInTmux() throws {
+        let tmux = TmuxServer(executable: try #require(Self.tmuxPath))
+        defer { tmux.kill() }
+        let binary = lodestoneBinaryPath
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build lodestone first: \(binary)")
+        let prompt = "lodestone-once$ "
+        let started = try tmux.run(["new-session", "-d", "-s", "dash", "-x", "80", "-y", "24",
+                                    "env PS1='\(prompt)' LANG=C.UTF-8 LC_ALL=C.UTF-8 sh"])
+        try #require(started.status == 0, "tmux new-session: \(started.output)")
+        _ = try tmux.waitFor(5) { $0.contains(prompt) }
+        let quoted = "'" + binary.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        try tmux.run(["send-keys", "-t", "dash", "\(quoted) watch --simulate --once; echo EXIT=$?", "Enter"])
+        // The typed command itself shows "EXIT=$?": wait for the shell's answer, a digit after "EXIT=".
+        let screen = try tmux.waitFor(20) { $0.range(of: #"EXIT=\d"#, options: .regularExpression) != nil }
+        #expect(screen.contains("EXIT=0"), "\(screen)")
+        let quadrant = screen.range(of: #"[NS]\d{1,2}°[EW]|[NS]\d{1,2}°|\b[NESW]\b  "#, options: .regularExpression) != nil
+        #expect(hasHeading(screen) || quadrant, "a heading (123.4°M, or its quadrant form N17°E):\n\(screen)")
+        #expect(screen.contains("q quit"), "the frame's status line")
+        #expect(["N", "E", "S", "W"].filter { hasLabel($0, in: screen) }.count >= 3, "the rose's letters:\n\(screen)")
+    }
+
     @Test("rose and heading at 100×32, redraw at 60×22, q exits 0 and the prompt returns",
           .enabled(if: tmuxPath != nil, "tmux is not installed"))
     func dashboardInTmux() throws {
@@ -123,7 +146,7 @@ struct TmuxDashboardTests {
 
         try tmux.run(["send-keys", "-t", "dash", "q"])
         screen = try tmux.waitFor(5) { screen in
-            guard let exit = screen.range(of: "EXIT=") else { return false }
+            guard let exit = screen.range(of: #"EXIT=\d"#, options: .regularExpression) else { return false }
             return screen[exit.upperBound...].contains("lodestone-test$")
         }
         #expect(screen.contains("EXIT=0"), "exit status after q:\n\(screen)")
@@ -147,7 +170,8 @@ struct TmuxDashboardTests {
         try tmux.run(["send-keys", "-t", "dash", "\(quoted) watch --simulate; echo EXIT=$?", "Enter"])
         _ = try tmux.waitFor(15) { $0.contains("q quit") }
         try tmux.run(["send-keys", "-t", "dash", "C-c"])
-        var screen = try tmux.waitFor(5) { $0.contains("EXIT=") }
+        // The restored screen shows the typed "echo EXIT=$?" at once: wait for the shell's answer.
+        var screen = try tmux.waitFor(5) { $0.range(of: #"EXIT=\d"#, options: .regularExpression) != nil }
         #expect(screen.contains("EXIT=0"), "after Ctrl-C:\n\(screen)")
         #expect(!screen.contains("q quit"))
 
@@ -158,7 +182,7 @@ struct TmuxDashboardTests {
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let pid = try #require(childProcess(of: shell), "no child process of the pane's shell \(shell)")
         kill(pid, SIGTERM)
-        screen = try tmux.waitFor(5) { $0.contains("TERM_EXIT=") }
+        screen = try tmux.waitFor(5) { $0.range(of: #"TERM_EXIT=\d"#, options: .regularExpression) != nil }
         #expect(screen.contains("TERM_EXIT=0"), "after SIGTERM:\n\(screen)")
         #expect(!screen.contains("q quit"), "the normal screen is restored:\n\(screen)")
     }
