@@ -181,17 +181,6 @@ extension String {
     }
 }
 
-extension SensorError {
-    /// Errors worth waiting out (the sample is dropped, reading goes on).
-    var isRecoverable: Bool {
-        switch self {
-        case .overflow, .dataNotReady, .stuck, .accelerometerSaturated: return true
-        case .bus(let e): return e.isTransient
-        case .wrongChip, .wrongAccelerometer: return false
-        }
-    }
-}
-
 /// "123.4° SE": the heading to a tenth of a degree and its 16-point name (named after rounding, so
 /// 359.96° is "0.0° N").
 func formatHeadingLine(_ heading: Double) -> String {

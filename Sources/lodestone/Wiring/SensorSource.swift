@@ -39,13 +39,6 @@ final class SensorSource {
                            policy: policy, clock: clock)
     }
 
-    /// One raw read: the newest field in body axes (µT), or nil when no new sample is ready.
-    /// No retries or fault handling; prefer `reader`.
-    func readBodyField() throws(SensorError) -> Vector3? {
-        guard let chip = try magnetometer.readIfReady() else { return nil }
-        return orientation.toBody(chip)
-    }
-
     /// Opens the simulator with the chips `setup` names.
     static func simulated(setup: SimulationSetup = .default) throws(SensorError) -> SensorSource {
         let rig = SimulatedRig(setup: setup, now: { Clock.monotonic() })
@@ -55,13 +48,6 @@ final class SensorSource {
             accelerometer = try AccelerometerFactory.open(kind, bus: rig.bus, address: address)
         }
         return SensorSource(magnetometer: chip, accelerometer: accelerometer, orientation: setup.orientation, rig: rig)
-    }
-
-    /// Finds a real sensor on the given bus, or on every `/dev/i2c-*`, by detection.
-    static func hardware(bus: Int?) throws -> SensorSource {
-        var selection = SensorSelection()
-        selection.bus = bus
-        return try selection.open()
     }
 }
 
