@@ -71,3 +71,35 @@ struct WatchCommandTests {
         #expect(version.stdout.hasPrefix("lodestone "))
     }
 }
+
+@Suite("lodestone watch --log (end to end)")
+struct WatchLogTests {
+    /// Piped `watch --log`: each new fix's first row carries its distance and bearing from the fix
+    /// logged before it, so the column sums to the distance travelled.
+    @Test func newFixesCarryTheirLeg() throws {
+        let dir = try makeTemporaryFolder(); defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("watch.csv").path
+        let result = try runLodestone(["watch", "--simulate", "--log", path], timeout: 30, signalAfter: 4.5)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        let header = lines[0].split(separator: ",").map(String.init)
+        let lat = try #require(header.firstIndex(of: "lat_deg")), lon = try #require(header.firstIndex(of: "lon_deg"))
+        let distance = try #require(header.firstIndex(of: "fix_distance_m"))
+        var previous: String?
+        var newFixes = 0
+        for line in lines.dropFirst() {
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            #expect(cells.count == header.count)
+            let position = cells[lat] + "," + cells[lon]
+            guard !cells[lat].isEmpty else { continue }
+            if let previous, position != previous {
+                newFixes += 1
+                #expect(Double(cells[distance]) != nil, "a new fix without its leg: \(line)")
+            } else {
+                #expect(cells[distance].isEmpty, "a leg on a row that repeats the fix: \(line)")
+            }
+            previous = position
+        }
+        #expect(newFixes >= 2, "the simulated receiver gives a fix a second")
+    }
+}

@@ -100,14 +100,13 @@ enum WatchCommand: Command {
             }
             let now = Clock.monotonic()
             live.pollGNSS(now: now)
-            if let log, let row = live.logRow(now: now), row.monotonic != lastShown, now >= nextFrame {
-                try log.append(row)
-            }
-            try log?.tick()
             if now >= nextFrame {
                 nextFrame = max(nextFrame + period, now - period)
                 if let estimate = live.pipeline.estimate, estimate.monotonic != lastShown {
                     lastShown = estimate.monotonic
+                    // One log row per shown update. The row is built only here: building it marks
+                    // the current fix as logged (its distance and bearing go on this row).
+                    if let log, let row = live.logRow(now: now) { try log.append(row) }
                     guard out.write(plainLine(estimate, language: language) + "\n") else { return .success }
                     if once { return .success }
                 }
@@ -116,6 +115,7 @@ enum WatchCommand: Command {
                     if let message = lastStatus { StandardOutput.error("lodestone watch: " + message) }
                 }
             }
+            try log?.tick()
             if once && live.pipeline.estimate == nil && now >= onceDeadline {
                 if let message = reader.statusMessage { StandardOutput.error("lodestone watch: " + message) }
                 throw SensorError.dataNotReady(reader.magnetometer.info.chip, seconds: 5)
