@@ -57,7 +57,7 @@ enum HeadingCommand: Command {
         configuration.deviationMode = .off
         configuration.calibrationResidualMicrotesla = uncalibratedResidualMicrotesla
         if let loaded {
-            configuration.calibrationResidualMicrotesla = max(0.05, loaded.residualPercent / 100 * (profile?.fieldStrength ?? loaded.fieldStrength * scale))
+            configuration.calibrationResidualMicrotesla = profile?.residualField() ?? loaded.residualField(scale: scale)
         }
         var filter = HeadingFilter(configuration: configuration)
         let out = StandardOutput()

@@ -184,7 +184,12 @@ extension String {
 /// "123.4° SE": the heading to a tenth of a degree and its 16-point name (named after rounding, so
 /// 359.96° is "0.0° N").
 func formatHeadingLine(_ heading: Double) -> String {
-    var tenths = (heading * 10).rounded()
-    if tenths >= 3600 || tenths < 0 { tenths = 0 }
-    return "\(Int(tenths) / 10).\(Int(tenths) % 10)° " + formatBearing(tenths / 10, style: .points16)
+    let shown = headingToTenths(heading)
+    return fixed(shown, 1) + "° " + formatBearing(shown, style: .points16)
+}
+
+/// A heading rounded to a tenth of a degree in [0, 360): 359.96° becomes 0.0°, never 360.0°.
+func headingToTenths(_ heading: Double) -> Double {
+    let tenths = (heading * 10).rounded()
+    return tenths >= 3600 || tenths < 0 ? 0 : tenths / 10
 }

@@ -32,7 +32,7 @@ final class HeadingPipeline {
         var config = configuration
         if let profile {
             // The profile's fit residual (percent of its field) as an absolute error in µT.
-            config.calibrationResidualMicrotesla = max(0.05, profile.residualPercent / 100 * profile.fieldStrength)
+            config.calibrationResidualMicrotesla = profile.residualField()
             if let card = profile.deviation, config.deviationMode != .off,
                let table = try? DeviationTable(corrections: card.corrections) {
                 config.deviationTable = table
@@ -107,3 +107,11 @@ final class HeadingPipeline {
 /// The field error assumed without a calibration profile, µT: a hobby board's hard iron is typically
 /// tens of µT, so an uncalibrated heading's accuracy must say "tens of degrees", not "a few".
 let uncalibratedResidualMicrotesla = 20.0
+
+extension CalibrationProfile {
+    /// The fit's RMS residual as a field error (the profile's unit × `scale`; µT for a µT profile),
+    /// for the accuracy model. Never below 0.05, so a perfect-looking fit still counts for something.
+    func residualField(scale: Double = 1) -> Double {
+        max(0.05, residualPercent / 100 * fieldStrength * scale)
+    }
+}

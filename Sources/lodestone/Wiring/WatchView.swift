@@ -131,9 +131,7 @@ func plainLine(_ e: HeadingEstimate, language: DashboardLanguage) -> String {
         line = line.split(separator: " ")[0] + " " + formatBearing(e.magneticHeading, style: .points16, language: .zh)
     }
     if let t = e.trueHeading {
-        var tenths = (t * 10).rounded()
-        if tenths >= 3600 { tenths = 0 }
-        line += "  true \(fixed(tenths / 10, 1))°"
+        line += "  true \(fixed(headingToTenths(t), 1))°"
     } else {
         line += "  true --"
     }
