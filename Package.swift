@@ -40,12 +40,21 @@ let package = Package(
         .target(name: "HeadingLog", dependencies: ["Linear", "Geodesy", "Platform"], swiftSettings: strict),
         .target(name: "Options", swiftSettings: strict),
 
-        // MARK: The command line: argument parsing and wiring only
+        // MARK: The application layer: sessions, wiring, commands' work (time, signals and output injected)
+        .target(
+            name: "Session",
+            dependencies: [
+                "Platform", "JSON", "Linear", "Sensors", "GNSS", "Calibration", "Heading",
+                "Geomagnetism", "Geodesy", "Navigation", "Simulation", "Terminal", "HeadingLog",
+            ],
+            swiftSettings: strict),
+
+        // MARK: The command line: entry point, command specs, option groups → Session requests
         .executableTarget(
             name: "lodestone",
             dependencies: [
-                "Options", "Platform", "JSON", "Sensors", "GNSS", "Calibration", "Heading",
-                "Geomagnetism", "Geodesy", "Navigation", "Simulation", "Terminal", "HeadingLog",
+                "Options", "Session", "Platform", "Sensors", "GNSS", "Calibration", "Heading", "Geomagnetism",
+                "Geodesy", "HeadingLog", "Terminal",
             ],
             swiftSettings: strict),
 
@@ -54,12 +63,15 @@ let package = Package(
             name: "LodestoneBench",
             dependencies: [
                 "Linear", "Sensors", "Simulation", "Calibration", "Heading", "Geomagnetism", "Geodesy",
-                "Terminal", "HeadingLog", "Navigation", "JSON", "Platform",
+                "Terminal", "HeadingLog", "Navigation", "JSON", "Platform", "Session",
             ],
             path: "Benchmarks/LodestoneBench",
             swiftSettings: strict),
 
         // MARK: Tests (Swift Testing)
+        // Shared helpers: the binary runner, tmux driver, fake gpsd, manual time and events, temporary
+        // folders, captured output.
+        .target(name: "TestSupport", dependencies: ["Platform"], path: "Tests/TestSupport"),
         .testTarget(name: "LinearTests", dependencies: ["Linear"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"]),
@@ -74,6 +86,10 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"], exclude: ["Snapshots"]),
         .testTarget(name: "HeadingLogTests", dependencies: ["HeadingLog"]),
         .testTarget(name: "OptionsTests", dependencies: ["Options"]),
-        .testTarget(name: "LodestoneTests", dependencies: ["lodestone"]),
+        .testTarget(name: "SessionTests", dependencies: [
+            "Session", "TestSupport", "Platform", "Sensors", "Simulation", "GNSS", "Heading", "Calibration", "HeadingLog",
+            "Terminal", "Linear",
+        ]),
+        .testTarget(name: "LodestoneTests", dependencies: ["lodestone", "TestSupport", "Session", "Options"]),
     ]
 )

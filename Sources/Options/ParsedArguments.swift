@@ -5,6 +5,8 @@ public struct ParsedArguments: Sendable, Equatable {
     public var values: [String: [String]] = [:]
     public var positionals: [String] = []
     public var helpRequested = false
+    /// The names of the options the command's spec declares (empty when parsed without a spec).
+    public var declared: Set<String> = []
 
     public init(command: String) { self.command = command }
 
@@ -73,7 +75,8 @@ private func fmt(_ v: Double) -> String {
 }
 
 extension Substring {
-    var trimmingSpaces: Substring {
+    /// Without leading and trailing spaces.
+    public var trimmingSpaces: Substring {
         var s = self
         while s.first == " " { s.removeFirst() }
         while s.last == " " { s.removeLast() }

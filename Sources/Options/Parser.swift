@@ -10,6 +10,7 @@
 /// ```
 public func parseArguments(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
     var result = ParsedArguments(command: spec.name)
+    result.declared = Set(spec.options.map(\.name))
     var index = 0
     var optionsEnded = false
 

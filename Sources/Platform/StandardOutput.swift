@@ -3,10 +3,10 @@ import Glibc
 /// Unbuffered writes to stdout and stderr, so every line reaches a pipe as soon as it is made.
 ///
 /// ```swift
-/// var out = StandardOutput()
+/// let out = StandardOutput()
 /// guard out.write("123.4° SE\n") else { return }   // false: the reader went away
 /// ```
-public struct StandardOutput: Sendable {
+public final class StandardOutput: TextOutput, Sendable {
     public init() {}
 
     /// Writes the text to stdout in one call (retrying short writes). Returns false when the reader
@@ -14,12 +14,12 @@ public struct StandardOutput: Sendable {
     @discardableResult
     public func write(_ text: String) -> Bool { Self.write(text, fd: STDOUT_FILENO) }
 
-    /// Writes to stderr.
+    /// Writes to stderr, adding a newline when the text has none.
     public static func error(_ text: String) {
         _ = write(text.hasSuffix("\n") ? text : text + "\n", fd: STDERR_FILENO)
     }
 
-    private static func write(_ text: String, fd: Int32) -> Bool {
+    static func write(_ text: String, fd: Int32) -> Bool {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -33,4 +33,12 @@ public struct StandardOutput: Sendable {
         bytes.removeAll()
         return true
     }
+}
+
+/// Unbuffered writes to stderr, one call per text: diagnostics for the journal and the user.
+public final class StandardError: TextOutput, Sendable {
+    public init() {}
+
+    @discardableResult
+    public func write(_ text: String) -> Bool { StandardOutput.write(text, fd: STDERR_FILENO) }
 }

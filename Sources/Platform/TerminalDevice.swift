@@ -6,7 +6,7 @@ import Glibc
 /// let tty = TerminalDevice()
 /// if tty.isOutputTerminal { let (cols, rows) = tty.size() ?? (80, 24) }
 /// ```
-public final class TerminalDevice {
+public final class TerminalDevice: KeyboardTerminal {
     private var savedMode: termios?
 
     public init() {}

@@ -88,14 +88,3 @@ public struct SimulationSetup: Sendable {
         orientation.toChip(scenario.attitude(at: t).bodyToNED.transposed * Vector3(0, 0, -1))
     }
 }
-
-/// A clock tests advance by hand.
-public final class ManualClock: Sendable {
-    private let time: Mutex<Double>
-
-    public init(_ start: Double = 0) { time = Mutex(start) }
-
-    public func now() -> Double { time.withLock { $0 } }
-
-    public func advance(by seconds: Double) { time.withLock { $0 += seconds } }
-}

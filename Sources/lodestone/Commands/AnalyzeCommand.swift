@@ -1,20 +1,18 @@
-import Glibc
-import HeadingLog
-import JSON
 import Options
 import Platform
+import Session
 
 /// `lodestone analyze`: a first look at a CSV log — summary, SVG plot, GPX track.
 enum AnalyzeCommand: Command {
+    static let svg = Option("svg", value: "FILE", help: "write a plot: heading and field over time, and the GNSS track")
+    static let gpx = Option("gpx", value: "FILE", help: "write the GNSS track as GPX 1.1 for map tools")
+    static let json = Option("json", help: "print the summary as one JSON object")
+
     static let spec = CommandSpec(
         name: "analyze",
         abstract: "summarise a CSV log; plot it as SVG and export its GNSS track as GPX",
         usage: "FILE.csv [--svg PLOT.svg] [--gpx TRACK.gpx] [--json]",
-        options: [
-            Option("svg", value: "FILE", help: "write a plot: heading and field over time, and the GNSS track"),
-            Option("gpx", value: "FILE", help: "write the GNSS track as GPX 1.1 for map tools"),
-            Option("json", help: "print the summary as one JSON object"),
-        ],
+        options: [svg, gpx, json],
         positionals: ["FILE.csv"],
         discussion: """
         The summary gives the duration, rows, real rate and gaps (intervals over 3× the median),
@@ -26,8 +24,6 @@ enum AnalyzeCommand: Command {
         cannot be read or an output cannot be written.
         """)
 
-    static let listedProblems = 10
-
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         guard let path = arguments.positionals.first else {
             throw UsageError.missingArgument("the log file to analyse (FILE.csv)", command: spec.name)
@@ -35,45 +31,7 @@ enum AnalyzeCommand: Command {
         guard arguments.positionals.count == 1 else {
             throw UsageError.unexpectedArgument(arguments.positionals[1], command: spec.name)
         }
-        let svgPath = arguments.string("svg"), gpxPath = arguments.string("gpx")
-        for (option, output) in [("svg", svgPath), ("gpx", gpxPath)] {
-            if let output, sameFile(output, path) {
-                throw UsageError.conflict("--\(option) \(output) would overwrite the log being analysed; choose another file")
-            }
-        }
-        var problems = 0
-        let analysis = try LogAnalyzer.analyze(
-            path: path, options: LogAnalyzer.Options(plot: svgPath != nil, gpxPath: gpxPath)
-        ) { bad in
-            problems += 1
-            if problems <= listedProblems { StandardOutput.error("lodestone analyze: \(bad)") }
-        }
-        if problems > listedProblems {
-            StandardOutput.error("lodestone analyze: … and \(problems - listedProblems) more malformed lines "
-                                 + "(\(problems) in all, skipped)")
-        }
-        if let svgPath, let plot = analysis.plot {
-            let svg = SVGPlot.render(plot)
-            try Files.writeAtomically(svgPath, contents: svg)
-            StandardOutput.error("lodestone analyze: wrote \(svgPath) (\(svg.utf8.count / 1024 + 1) KiB)")
-        }
-        if let gpxPath, let points = analysis.gpxPoints {
-            StandardOutput.error("lodestone analyze: wrote \(gpxPath) (\(points) track points)")
-        }
-        let out = StandardOutput()
-        if arguments.flag("json") {
-            out.write(analysisJSON(analysis.summary, svg: svgPath, gpx: gpxPath).serialized() + "\n")
-        } else {
-            out.write(analysis.summary.text)
-        }
-        return .success
+        return try LogAnalysisQuery(path: path, svgPath: arguments.string(svg), gpxPath: arguments.string(gpx),
+                                    json: arguments.flag(json)).run(runtime: .system(command: spec.name, signals: false))
     }
-}
-
-/// True when both paths name the same existing file (same device and inode), or are the same text.
-private func sameFile(_ a: String, _ b: String) -> Bool {
-    if a == b { return true }
-    var sa = stat(), sb = stat()
-    guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
-    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
 }

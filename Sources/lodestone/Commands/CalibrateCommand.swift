@@ -1,8 +1,31 @@
+import Calibration
 import Options
 import Platform
+import Session
 
 /// `lodestone calibrate`: the calibration wizard, raw recording, and fitting a recording.
 enum CalibrateCommand: Command {
+    static let yes = Option("yes", short: "y", help: "save to the default calibration file without asking")
+    static let output = Option("output", short: "o", value: "FILE", help: "write the profile (one JSON document) to FILE "
+                + "instead of the default calibration file ($XDG_CONFIG_HOME/lodestone/calibration.json, else "
+                + "~/.config/lodestone/calibration.json); with --from-file, instead of standard output")
+    static let align = Option("align", help: "after calibrating, align the heading with a landmark of known bearing")
+    static let bearing = Option("bearing", value: "BEARING", help: "the landmark's bearing for --align, e.g. 123, 123°T, 118M, SE, 北偏东30度 "
+                + "(otherwise it is asked for)")
+    static let accel = Option("accel", help: "also calibrate the accelerometer: six still poses, one per side facing up")
+    static let duration = Option("duration", value: "S", help: "longest time to collect (wizard; default: until it passes or you stop it, "
+                + "300 s without a terminal), or the length of a --record recording (default: until Ctrl-C)")
+    static let record = Option("record", value: "FILE", help: "record raw samples to a new CSV file instead of calibrating: "
+                + "t,x,y,z (s, µT, body axes, before calibration) plus ax,ay,az (g) with an accelerometer")
+    static let fromFile = Option("from-file", value: "FILE", help: "fit a recorded CSV (header with x,y,z or mx,my,mz in any one unit; "
+                + "optional t and ax,ay,az) and print the profile as JSON")
+    static let unit = Option("unit", value: "UNIT", help: "with --from-file: the recording's unit, uT, gauss or counts (default: "
+                + "\"input\", unknown); uT and gauss enable the field-strength checks")
+    static let force = Option("force", help: "with --from-file: write the fit even when it does not pass the checks")
+    static let ascii = Option("ascii", help: "draw the coverage map in plain ASCII (automatic when the locale is not UTF-8)")
+    static let simSpeed = Option("sim-speed", value: "X", help: "with --simulate: run the simulated board X times faster than real time "
+                + "(1–50, default 1; for demos and tests)")
+
     static let spec = CommandSpec(
         name: "calibrate",
         abstract: "calibrate the magnetometer (wizard), record raw samples, or fit a recording",
@@ -10,30 +33,8 @@ enum CalibrateCommand: Command {
             + "[--align [--bearing B]] [--accel]\n"
             + "       lodestone calibrate --record FILE [--duration S] [sensor options]\n"
             + "       lodestone calibrate --from-file FILE [--output FILE] [--unit uT|gauss|counts] [--sensor NAME]",
-        options: sensorOptions + [
-            Option("location", value: "LAT,LON", help: "where you are, for the expected field strength and declination "
-                + "(World Magnetic Model); with --simulate the simulated place is used"),
-            Option("yes", short: "y", help: "save to the default calibration file without asking"),
-            Option("output", short: "o", value: "FILE", help: "write the profile (one JSON document) to FILE "
-                + "instead of the default calibration file ($XDG_CONFIG_HOME/lodestone/calibration.json, else "
-                + "~/.config/lodestone/calibration.json); with --from-file, instead of standard output"),
-            Option("align", help: "after calibrating, align the heading with a landmark of known bearing"),
-            Option("bearing", value: "BEARING", help: "the landmark's bearing for --align, e.g. 123, 123°T, 118M, SE, 北偏东30度 "
-                + "(otherwise it is asked for)"),
-            Option("accel", help: "also calibrate the accelerometer: six still poses, one per side facing up"),
-            Option("duration", value: "S", help: "longest time to collect (wizard; default: until it passes or you stop it, "
-                + "300 s without a terminal), or the length of a --record recording (default: until Ctrl-C)"),
-            Option("record", value: "FILE", help: "record raw samples to a new CSV file instead of calibrating: "
-                + "t,x,y,z (s, µT, body axes, before calibration) plus ax,ay,az (g) with an accelerometer"),
-            Option("from-file", value: "FILE", help: "fit a recorded CSV (header with x,y,z or mx,my,mz in any one unit; "
-                + "optional t and ax,ay,az) and print the profile as JSON"),
-            Option("unit", value: "UNIT", help: "with --from-file: the recording's unit, uT, gauss or counts (default: "
-                + "\"input\", unknown); uT and gauss enable the field-strength checks"),
-            Option("force", help: "with --from-file: write the fit even when it does not pass the checks"),
-            Option("ascii", help: "draw the coverage map in plain ASCII (automatic when the locale is not UTF-8)"),
-            Option("sim-speed", value: "X", help: "with --simulate: run the simulated board X times faster than real time "
-                + "(1–50, default 1; for demos and tests)"),
-        ],
+        options: SensorOptions.options + [PlaceOption.location, yes, output, align, bearing, accel, duration, record,
+                                          fromFile, unit, force, ascii, simSpeed],
         discussion: """
         The wizard shows a live map of the field directions covered so far (two hemispheres: the field
         coming out of the board's top, −z, and out of its bottom, +z), a progress bar, the fit's
@@ -53,37 +54,60 @@ enum CalibrateCommand: Command {
         """)
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-        try arguments.requireAtMostOne(of: ["record", "from-file"])
-        try arguments.requireAtMostOne(of: ["yes", "output"])
-        if let path = arguments.string("from-file") {
+        try arguments.requireAtMostOne(of: [record, fromFile])
+        try arguments.requireAtMostOne(of: [yes, output])
+        if let path = arguments.string(fromFile) {
             return try calibrateFromFile(arguments, path: path)
         }
-        if arguments.string("unit") != nil || arguments.flag("force") {
+        for option in [unit, force] where arguments.isPresent(option) {
             throw UsageError.conflict("--unit and --force only apply to --from-file")
         }
-        if let path = arguments.string("record") {
-            return try recordRawSamples(arguments, path: path)
+        let sensors = try SensorOptions(arguments).selection
+        let speed = try arguments.double(simSpeed, in: 1...50) ?? 1
+        if arguments.isPresent(simSpeed) && !sensors.simulate {
+            throw UsageError.conflict("--sim-speed needs --simulate (real sensors run in real time)")
         }
-        return try runCalibrationWizard(arguments)
+        if let path = arguments.string(record) {
+            for option in [output, yes, align, bearing, accel, PlaceOption.location] where arguments.isPresent(option) {
+                throw UsageError.conflict("--\(option.name) cannot be used with --record (it only records raw samples)")
+            }
+            let request = RecordRequest(sensors: sensors, path: path,
+                                        duration: try arguments.double(duration, in: 0.1...86_400), simulationSpeed: speed)
+            return try recordRawSamples(request, runtime: .system(command: spec.name))
+        }
+        let runtime = Runtime.system(command: spec.name)
+        let request = WizardRequest(
+            sensors: sensors, simulationSpeed: speed, place: try place(arguments, runtime: runtime),
+            output: arguments.string(output), saveWithoutAsking: arguments.flag(yes),
+            duration: try arguments.double(duration, in: 1...3600), accelerometer: arguments.flag(accel),
+            align: arguments.flag(align), bearing: arguments.string(bearing), ascii: arguments.flag(ascii))
+        return try runCalibrationWizard(request, runtime: runtime)
     }
 
-    /// `--record FILE`: raw samples until `--duration` or Ctrl-C.
-    private static func recordRawSamples(_ arguments: ParsedArguments, path: String) throws -> ExitCode {
-        for option in ["output", "yes", "align", "bearing", "accel", "location"]
-        where arguments.flag(option) || arguments.string(option) != nil {
-            throw UsageError.conflict("--\(option) cannot be used with --record (it only records raw samples)")
+    /// `calibrate --from-file`: fits a recording; no sensor is read.
+    private static func calibrateFromFile(_ arguments: ParsedArguments, path: String) throws -> ExitCode {
+        for option in [SensorOptions.simulate, record, align, accel, yes, bearing, simSpeed, SensorOptions.orientation,
+                       SensorOptions.accelerometer, duration] where arguments.isPresent(option) {
+            throw UsageError.conflict("--\(option.name) cannot be used with --from-file (it fits a recording; no sensor is read)")
         }
-        let signals = SignalWatcher()
-        let selection = try SensorSelection(arguments)
-        let speed = try simulationSpeed(arguments, simulate: selection.simulate)
-        let duration = try arguments.double("duration", in: 0.1...86_400)
-        let sensor = try CalibrationSensor.open(selection, speed: speed)
-        let count = try recordCalibrationSamples(sensor: sensor, path: path, duration: duration, signals: signals)
-        StandardOutput.error("lodestone calibrate: recorded \(count) samples from the \(sensor.source.info.chip.displayName)"
-                             + (selection.simulate ? " (simulated)" : "") + " to \(path)")
-        guard count > 0 else {
-            throw RecordError.noSamples(path)
+        let runtime = Runtime.system(command: spec.name, signals: false)
+        let identity = SensorIdentity(chip: arguments.string(SensorOptions.sensor).map(sanitize) ?? "recording",
+                                      bus: try arguments.int(SensorOptions.bus, in: 0...255),
+                                      address: try arguments.int(SensorOptions.address, in: 0...0x7F))
+        let request = CalibrationFileRequest(
+            path: path, unit: try arguments.choice(unit, from: ["uT", "gauss", "counts"]) ?? "input",
+            place: try place(arguments, runtime: runtime), sensor: identity, output: arguments.string(output),
+            force: arguments.flag(force))
+        return try Session.calibrateFromFile(request, runtime: runtime)
+    }
+
+    /// `--location`: the place and the World Magnetic Model's field there today.
+    private static func place(_ arguments: ParsedArguments, runtime: Runtime) throws(UsageError) -> ExpectedPlace? {
+        guard let (lat, lon) = try PlaceOption.coordinates(arguments) else { return nil }
+        guard let place = ExpectedPlace.at(latitude: lat, longitude: lon, unixSeconds: runtime.time.wall()) else {
+            throw .invalidValue(option: PlaceOption.location.name, value: arguments.string(PlaceOption.location) ?? "",
+                                expected: "a place where the World Magnetic Model can be evaluated")
         }
-        return .success
+        return place
     }
 }

@@ -1,0 +1,55 @@
+import Synchronization
+
+/// Where time comes from: the monotonic clock paces loops and stamps samples for the filters, the wall
+/// clock labels logs. Sessions take one as a value, so a test runs a whole session on a `ManualClock`.
+///
+/// ```swift
+/// let time: any TimeSource = SystemTime()
+/// let started = time.monotonic()
+/// ```
+public protocol TimeSource: Sendable {
+    /// Seconds on a clock that never jumps (NTP, the user).
+    func monotonic() -> Double
+    /// Unix time in seconds (UTC).
+    func wall() -> Double
+}
+
+/// The system's clocks (`CLOCK_MONOTONIC`, `CLOCK_REALTIME`).
+public struct SystemTime: TimeSource {
+    public init() {}
+    public func monotonic() -> Double { Clock.monotonic() }
+    public func wall() -> Double { Clock.wall() }
+}
+
+/// A clock that moves only when told: tests, benchmarks and the simulator's faster-than-real-time runs.
+/// Its wall clock is `wallAtZero` plus its monotonic time.
+///
+/// ```swift
+/// let clock = ManualClock(0, wallAtZero: 1_790_000_000)
+/// clock.advance(by: 0.1)
+/// clock.monotonic()   // 0.1
+/// ```
+public final class ManualClock: TimeSource {
+    private let time: Mutex<Double>
+    /// The wall-clock time (Unix seconds) when the monotonic clock reads 0.
+    public let wallAtZero: Double
+
+    public init(_ start: Double = 0, wallAtZero: Double = 1_790_000_000) {
+        time = Mutex(start)
+        self.wallAtZero = wallAtZero
+    }
+
+    /// The monotonic time, seconds.
+    public func now() -> Double { time.withLock { $0 } }
+    public func monotonic() -> Double { now() }
+    public func wall() -> Double { wallAtZero + now() }
+
+    /// Moves the clock forward (a negative or non-finite step is ignored: time never runs back).
+    public func advance(by seconds: Double) {
+        guard seconds > 0, seconds.isFinite else { return }
+        time.withLock { $0 += seconds }
+    }
+
+    /// Moves the clock forward to `t` (never back).
+    public func advance(to t: Double) { time.withLock { $0 = max($0, t) } }
+}

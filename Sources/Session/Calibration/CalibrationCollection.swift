@@ -1,0 +1,120 @@
+import Calibration
+import Linear
+import Platform
+import Sensors
+import Terminal
+
+/// Why the tumble step ended.
+enum CollectionEnd: Equatable {
+    /// The session passed every check: it stopped by itself.
+    case passed
+    /// Enter or s: fit what there is.
+    case fitNow
+    /// `--duration` ran out.
+    case timeLimit
+    /// q or Esc.
+    case cancelled
+    /// SIGINT, SIGTERM or SIGHUP.
+    case signal
+    /// The terminal went away.
+    case outputClosed
+}
+
+/// The tumble step of the wizard: reads the magnetometer into the session until it passes, a key
+/// stops it, the time limit runs out or a signal arrives. On a terminal it draws the live screen
+/// (alternate screen, hidden cursor, keys without echo; all restored on every way out); otherwise
+/// it prints a progress line every two seconds.
+///
+/// ```swift
+/// var collection = CalibrationCollection(sensor: sensor, inbox: inbox, session: session)
+/// let end = collection.run(title: "…", expectedField: 57.3, ascii: false, timeLimit: nil, screen: true)
+/// ```
+struct CalibrationCollection {
+    let sensor: CalibrationSensor
+    let inbox: ControlInbox
+    var session: CalibrationSession
+    /// Every usable raw reading (µT, body axes), for the before/after figures.
+    private(set) var raw: [Vector3] = []
+    private(set) var lastState = CalibrationViewState()
+    static let maximumKept = 200_000
+
+    init(sensor: CalibrationSensor, inbox: ControlInbox, session: CalibrationSession) {
+        self.sensor = sensor; self.inbox = inbox; self.session = session
+    }
+
+    mutating func run(title: String, expectedField: Double?, ascii: Bool, timeLimit: Double?, screen useScreen: Bool) -> CollectionEnd {
+        let reader = sensor.makeReader(inbox: inbox)
+        let start = sensor.now()
+        let terminal = TerminalDevice()
+        let screen = Screen(isTerminal: useScreen)
+        screen.enter()
+        if useScreen { terminal.enableKeyInput() }
+        defer {
+            terminal.restoreInputMode()
+            screen.leave()
+        }
+        let framePeriod = useScreen ? 0.1 : 2.0
+        var nextFrame = sensor.time.monotonic()
+        while true {
+            if inbox.stopRequested { return .signal }
+            for key in calibrationKeys(for: terminal.readKeys()) {
+                return key == .fitNow ? .fitNow : .cancelled
+            }
+            // Read for the rest of this frame.
+            while sensor.time.monotonic() < nextFrame, !inbox.stopRequested {
+                let remaining = max(0, nextFrame - sensor.time.monotonic())
+                guard let sample = reader.next(timeout: remaining * sensor.speed) else { break }
+                add(sample.field)
+                if session.isReady { break }
+            }
+            lastState = viewState(title: title, expectedField: expectedField, status: reader.statusMessage)
+            let now = sensor.time.monotonic()
+            if session.isReady || now >= nextFrame {
+                nextFrame = max(nextFrame + framePeriod, now)
+                if useScreen {
+                    let size = terminal.size() ?? (columns: 80, rows: 24)
+                    let lines = renderCalibrationView(lastState, columns: size.columns, rows: size.rows, ascii: ascii)
+                    guard screen.draw(lines, columns: size.columns, rows: size.rows) else { return .outputClosed }
+                } else if !StandardOutput().write(progressLine(lastState) + "\n") {
+                    return .outputClosed
+                }
+            }
+            if session.isReady { return .passed }
+            if let timeLimit, sensor.now() - start >= timeLimit { return .timeLimit }
+        }
+    }
+
+    private mutating func add(_ field: Vector3) {
+        session.add(field)
+        if field.isFinite, raw.count < Self.maximumKept { raw.append(field) }
+    }
+
+    private func viewState(title: String, expectedField: Double?, status: String?) -> CalibrationViewState {
+        var state = CalibrationViewState(title: title)
+        state.bands = session.coverage.countsByBand
+        state.progressPercent = session.progressPercent
+        state.sampleCount = session.receivedCount
+        state.distinctCount = session.distinctCount
+        state.coveragePercent = session.coverage.coveragePercent
+        state.gaps = session.coverage.gaps
+        if let latest = session.latest {
+            state.spreadPercent = latest.metrics.spreadAfterPercent
+            state.residualPercent = latest.metrics.residualPercent
+            state.wobblePercent = latest.metrics.wobblePercent
+            state.fieldStrength = latest.fit.fieldStrength
+        }
+        state.expectedFieldStrength = expectedField
+        state.issue = session.isReady ? "all checks passed: fitting…" : session.issues.first?.message
+        state.status = status
+        return state
+    }
+
+    /// "calibrating: 45 % (coverage 63 %, gaps 37.0, 412 distinct samples): <issue>".
+    private func progressLine(_ s: CalibrationViewState) -> String {
+        var line = "calibrating: \(s.progressPercent) % (coverage " + fixed(s.coveragePercent, 0) + " %, gaps "
+            + fixed(s.gaps, 1) + ", \(s.distinctCount) distinct samples)"
+        if let status = s.status { line += "; sensor: " + status }
+        if let issue = s.issue { line += ": " + issue }
+        return line
+    }
+}

@@ -1,0 +1,109 @@
+import Calibration
+import JSON
+import Platform
+
+/// What `lodestone calibrate --from-file` was asked to do.
+public struct CalibrationFileRequest: Sendable {
+    /// The recording (CSV).
+    public var path: String
+    /// The recording's unit: "uT", "gauss", "counts" or "input" (unknown).
+    public var unit: String
+    /// Where the calibration happened, for the expected field.
+    public var place: ExpectedPlace?
+    /// The identity the profile is stored under.
+    public var sensor: SensorIdentity
+    /// Where to write the profile; nil: standard output.
+    public var output: String?
+    /// Write the fit even when it fails the checks.
+    public var force: Bool
+
+    public init(path: String, unit: String = "input", place: ExpectedPlace? = nil,
+                sensor: SensorIdentity = SensorIdentity(chip: "recording"), output: String? = nil, force: Bool = false) {
+        self.path = path
+        self.unit = unit
+        self.place = place
+        self.sensor = sensor
+        self.output = output
+        self.force = force
+    }
+}
+
+/// `lodestone calibrate --from-file raw.csv [--output profile.json]`: fits a recording and writes
+/// one profile document (JSON) to the output file, or to stdout; a summary goes to stderr.
+///
+/// ```swift
+/// return try calibrateFromFile(CalibrationFileRequest(path: "raw.csv", unit: "uT"), runtime: runtime)
+/// ```
+public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtime) throws -> ExitCode {
+    let path = request.path, unit = request.unit, place = request.place, output = request.output
+    let identity = request.sensor
+    let text = try Files.readText(path)
+    let recording = try Recording.parse(text, path: path)
+    for bad in recording.badRows.prefix(10) {
+        runtime.say("\(path) line \(bad.line): \(bad.reason); row skipped")
+    }
+    if recording.badRows.count > 10 {
+        runtime.say("… and \(recording.badRows.count - 10) more bad rows skipped")
+    }
+
+    var options = CalibrationOptions()
+    let scale = unit == "uT" ? 1.0 : (unit == "gauss" ? 0.01 : nil)
+    if let scale {
+        options.plausibleFieldRange = (15 * scale)...(100 * scale)
+        if let place { options.expectedFieldStrength = place.total * scale }
+    }
+    if let place { options.expectedInclinationDegrees = place.inclination }
+
+    let result: CalibrationResult
+    switch CalibrationSolver(options: options).solve(recording.magnetic) {
+    case .success(let r):
+        result = r
+    case .failure(let failure):
+        guard let r = failure.result, request.force else {
+            throw CalibrationFitError(path: path, failure: failure, canForce: failure.result != nil)
+        }
+        result = r
+    }
+    let outcome = CalibrationOutcome(result: result, samples: recording.magnetic,
+                                     expectedField: options.expectedFieldStrength)
+    let profile = outcome.profile(sensor: identity, unit: unit, created: ISO8601.format(runtime.time.wall()))
+    let json = profile.jsonValue.serialized(pretty: true) + "\n"
+
+    let unitLabel = unit == "input" ? "(input unit)" : (unit == "uT" ? "µT" : unit)
+    var summary = ["calibration of \(path): \(recording.magnetic.count) samples"
+        + (recording.badRows.isEmpty ? "" : " (\(recording.badRows.count) bad rows skipped)")
+        + ", columns " + recording.magneticColumns.joined(separator: ",")]
+    summary += outcome.summaryLines(unit: unitLabel)
+    summary.append(result.issues.isEmpty ? "checks        all passed"
+                   : "checks        FAILED (written because of --force):\n" + result.issues.map { "  - " + $0.message }.joined(separator: "\n"))
+    if let output {
+        do {
+            try Files.writeAtomically(output, contents: json)
+        } catch {
+            throw ProfileStoreError.unwritable(path: output, error.message)
+        }
+        summary.append("profile written to \(output)")
+    }
+    runtime.diagnostics.write(summary.joined(separator: "\n") + "\n")
+    if output == nil, !runtime.output.write(json) { return .success }
+    return .success
+}
+
+/// The recording could not be calibrated: the solver's reasons, each with its fix. Exit 65.
+public struct CalibrationFitError: UserFacingError {
+    let path: String
+    let failure: CalibrationFailure
+    let canForce: Bool
+
+    public var message: String {
+        var text = "cannot calibrate from \(path):\n" + failure.issues.map { "  - " + $0.message }.joined(separator: "\n")
+        if let r = failure.result {
+            text += "\n(best fit: \(r.fit.model.rawValue) model, coverage " + fixed(r.metrics.coveragePercent, 0)
+                + " %, residual " + percentText(r.metrics.residualPercent) + ")"
+        }
+        if canForce { text += "\nrecord again with better coverage, or pass --force to write this fit anyway" }
+        return text
+    }
+
+    public var exitCode: ExitCode { .dataError }
+}

@@ -1,0 +1,118 @@
+import Glibc
+import Linear
+import Platform
+import Sensors
+
+/// `lodestone calibrate --record raw.csv [--duration S]`: writes raw magnetometer samples as CSV,
+/// `t,x,y,z` (+ `ax,ay,az` when an accelerometer is paired): t in seconds since the start on the
+/// sensor's monotonic clock, x/y/z in µT in body axes before any calibration, a/g in g. Each row
+/// is written whole with one `write` to a file opened for appending, so a reader (or a crash)
+/// never sees half a row; the file is synced every second and at the end. SIGINT/SIGTERM stop it
+/// cleanly. An existing file is never overwritten.
+///
+/// ```swift
+/// try recordRawSamples(RecordRequest(sensors: SensorSelection(simulate: true), path: "raw.csv", duration: 60),
+///                      runtime: runtime)
+/// ```
+public struct RecordRequest: Sendable {
+    public var sensors: SensorSelection
+    /// The new CSV file (never overwritten).
+    public var path: String
+    /// Seconds to record; nil: until a stop signal.
+    public var duration: Double?
+    /// With the simulator: sensor seconds per real second.
+    public var simulationSpeed: Double
+
+    public init(sensors: SensorSelection, path: String, duration: Double? = nil, simulationSpeed: Double = 1) {
+        self.sensors = sensors
+        self.path = path
+        self.duration = duration
+        self.simulationSpeed = simulationSpeed
+    }
+}
+
+/// Records raw samples (see `RecordRequest`) and says how many on stderr. Exit 69 when none came.
+public func recordRawSamples(_ request: RecordRequest, runtime: Runtime) throws -> ExitCode {
+    let inbox = ControlInbox(runtime.events)
+    let sensor = try CalibrationSensor.open(request.sensors, speed: request.simulationSpeed, time: runtime.time)
+    let count = try recordCalibrationSamples(sensor: sensor, path: request.path, duration: request.duration, inbox: inbox)
+    runtime.say("recorded \(count) samples from the \(sensor.source.info.chip.displayName)"
+                + (request.sensors.simulate ? " (simulated)" : "") + " to \(request.path)")
+    guard count > 0 else { throw RecordError.noSamples(request.path) }
+    return .success
+}
+
+func recordCalibrationSamples(sensor: CalibrationSensor, path: String, duration: Double?,
+                              inbox: ControlInbox) throws -> Int {
+    let withAcceleration = sensor.source.accelerometer != nil
+    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
+        let e = Errno.current
+        if e == Errno(EEXIST) { throw RecordError.exists(path) }
+        throw FileError.open(path: path, e)
+    }
+    defer { close(fd) }
+    try Files.writeAll(fd, Array(("t,x,y,z" + (withAcceleration ? ",ax,ay,az" : "") + "\n").utf8), path: path)
+
+    let reader = sensor.makeReader(inbox: inbox)
+    let start = sensor.now()
+    var lastSync = sensor.time.monotonic()
+    var lastProgress = lastSync
+    var count = 0
+    let showProgress = isatty(STDERR_FILENO) == 1
+    while !inbox.stopRequested {
+        if let duration, sensor.now() - start >= duration { break }
+        guard let sample = reader.next(timeout: 0.1 * sensor.speed) else { continue }
+        var row = fixed(sample.monotonic - start, 4) + "," + csv(sample.field, 4)
+        if withAcceleration {
+            // A missing accelerometer reading leaves the columns empty rather than inventing one.
+            row += "," + (sample.acceleration.map { csv($0, 5) } ?? ",,")
+        }
+        try Files.writeAll(fd, Array((row + "\n").utf8), path: path)
+        count += 1
+        let now = sensor.time.monotonic()
+        if now - lastSync >= 1 { fsync(fd); lastSync = now }
+        if showProgress, now - lastProgress >= 0.5 {
+            lastProgress = now
+            StandardOutput.error("\rrecording to \(path): \(count) samples, " + fixed(sample.monotonic - start, 1)
+                                 + " s (Ctrl-C stops)\u{1B}[K", newline: false)
+        }
+    }
+    fsync(fd)
+    if showProgress { StandardOutput.error("\r\u{1B}[K", newline: false) }
+    return count
+}
+
+private func csv(_ v: Vector3, _ decimals: Int) -> String {
+    fixed(v.x, decimals) + "," + fixed(v.y, decimals) + "," + fixed(v.z, decimals)
+}
+
+/// Why a recording could not be made.
+public enum RecordError: UserFacingError {
+    case exists(String)
+    case noSamples(String)
+
+    public var message: String {
+        switch self {
+        case .exists(let path):
+            return "\(path) already exists: choose another file name or remove it first (recordings are never overwritten)"
+        case .noSamples(let path):
+            return "no samples came from the sensor, so \(path) holds only the header: check the wiring, "
+                + "or try 'lodestone watch' to see what the sensor reports"
+        }
+    }
+
+    public var exitCode: ExitCode {
+        switch self {
+        case .exists: return .ioError
+        case .noSamples: return .unavailable
+        }
+    }
+}
+
+extension StandardOutput {
+    /// Writes to stderr, optionally without adding a newline (for "\r" progress lines).
+    static func error(_ text: String, newline: Bool) {
+        if newline { error(text) } else { _ = Glibc.write(STDERR_FILENO, text, text.utf8.count) }
+    }
+}

@@ -1,0 +1,48 @@
+import GNSS
+import Platform
+import Simulation
+
+/// The simulated receiver: a walk around the simulator's place, fixes at 1 Hz with ~3 m noise, on
+/// the session's clock.
+///
+/// ```swift
+/// let gnss = simulatedGNSS(time: runtime.time)
+/// gnss.start()
+/// ```
+public func simulatedGNSS(time: any TimeSource) -> any GNSSSource {
+    var settings = GNSSWalkSettings(motion: .walk, startTime: time.wall().rounded(.down))
+    settings.horizontalError = 3
+    let seed = UInt64(truncatingIfNeeded: Int64(time.wall() * 1000))
+    return SimulatedGNSSSource(walk: GNSSWalk(settings: settings, seed: seed), clock: { time.monotonic() })
+}
+
+/// Where `track` and `where` read fixes: gpsd, or the simulated receiver.
+public enum GNSSSourceChoice: Sendable, Equatable {
+    case gpsd(GpsdAddress)
+    case simulated
+
+    /// Opens the source (not yet started).
+    public func open(time: any TimeSource) -> any GNSSSource {
+        switch self {
+        case .gpsd(let address): return GpsdClient(address: address)
+        case .simulated: return simulatedGNSS(time: time)
+        }
+    }
+}
+
+/// A one-line description of a GNSS state for stderr and the dashboard.
+func describe(_ state: GNSSState, source: any GNSSSource) -> String {
+    switch state {
+    case .connecting: return "connecting to \(source.name)"
+    case .connected: return "connected to \(source.name)"
+    case .waitingForFix: return "connected to \(source.name), waiting for a fix"
+    case .disconnected(let error): return error.message
+    }
+}
+
+/// Number text for CSV and JSON: `value` rounded to `decimals`, in its shortest exact form.
+func roundedText(_ value: Double, _ decimals: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    return plain((value * scale).rounded() / scale)
+}

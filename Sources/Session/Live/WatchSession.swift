@@ -1,0 +1,182 @@
+import Geodesy
+import Heading
+import HeadingLog
+import Platform
+import Sensors
+import Terminal
+
+/// What `lodestone watch` was asked to do.
+public struct WatchRequest: Sendable {
+    public var live: LiveRequest
+    /// Updates per second; nil: 10 piped, 20 on a terminal.
+    public var rate: Double?
+    /// Print one reading (or one dashboard frame) and exit.
+    public var once: Bool
+    /// Also log to this CSV file.
+    public var log: LogSession.Options?
+    /// Plain ASCII dashboard (also automatic when the locale is not UTF-8).
+    public var ascii: Bool
+    public var language: DashboardLanguage?
+
+    public init(live: LiveRequest, rate: Double? = nil, once: Bool = false, log: LogSession.Options? = nil,
+                ascii: Bool = false, language: DashboardLanguage? = nil) {
+        self.live = live
+        self.rate = rate
+        self.once = once
+        self.log = log
+        self.ascii = ascii
+        self.language = language
+    }
+}
+
+/// `lodestone watch`: the live compass. On a terminal, the full-screen dashboard; piped (or with
+/// `once`), one plain line per update; on a terminal with `once`, one dashboard frame.
+///
+/// ```swift
+/// let status = try WatchSession.run(WatchRequest(live: LiveRequest(sensors: SensorSelection(simulate: true))),
+///                                   runtime: .system(command: "watch"))
+/// ```
+public enum WatchSession {
+    /// How long `once` waits for the first estimate before giving up, seconds.
+    public static let onceTimeout = 5.0
+
+    public static func run(_ request: WatchRequest, runtime: Runtime) throws -> ExitCode {
+        let inbox = ControlInbox(runtime.events)
+        let live = try LiveSession.open(request.live, runtime: runtime, inbox: inbox)
+        var log: LogSession?
+        if let options = request.log {
+            let session = try LogSession(options, wall: runtime.time.wall(), monotonicClock: { runtime.time.monotonic() })
+            for note in session.notes { runtime.say(note) }
+            log = session
+        }
+        defer { try? log?.close() }
+        let env = runtime.environment
+        let dumb = env.value("TERM") == "dumb"
+        let settings = DashboardSettings(
+            language: request.language ?? .english, colorEnabled: !env.colorDisabled,
+            asciiOnly: request.ascii || !env.localeIsUTF8)
+        let status: ExitCode
+        if let terminal = runtime.terminal, !dumb {
+            if request.once {
+                return try printOneFrame(live: live, settings: settings, terminal: terminal, runtime: runtime, inbox: inbox)
+            }
+            let view = WatchView(live: live)
+            try runDashboard(
+                runtime: runtime, inbox: inbox, terminal: terminal,
+                frameRate: request.rate.map { min(30, max(10, $0)) } ?? 20, settings: settings,
+                sample: { try view.step(log: log) },
+                onAction: { view.handle($0) },
+                state: { view.state(settings: $0) })
+            status = .success
+        } else {
+            status = try runPlain(live: live, log: log, runtime: runtime, inbox: inbox, rate: request.rate ?? 10,
+                                  once: request.once, language: request.language ?? .english)
+        }
+        try log?.close()
+        try live.saveLearnedDeviation(explicitPath: request.live.calibrationPath, runtime: runtime)
+        return status
+    }
+
+    /// Piped (or --once): one plain line per update, written as made.
+    static func runPlain(live: LiveSession, log: LogSession?, runtime: Runtime, inbox: ControlInbox, rate: Double,
+                         once: Bool, language: DashboardLanguage) throws -> ExitCode {
+        let time = runtime.time
+        let reader = live.reader
+        let period = 1 / rate
+        var nextFrame = time.monotonic()
+        let onceDeadline = nextFrame + onceTimeout
+        var lastShown: Double?
+        var lastStatus: String?
+        while !inbox.stopRequested {
+            live.next(timeout: max(0, min(0.05, nextFrame - time.monotonic())))
+            let now = time.monotonic()
+            live.pollGNSS()
+            if now >= nextFrame {
+                nextFrame = max(nextFrame + period, now - period)
+                if let estimate = live.pipeline.estimate, estimate.monotonic != lastShown {
+                    lastShown = estimate.monotonic
+                    // One log row per shown update. The row is built only here: building it marks
+                    // the current fix as logged (its distance and bearing go on this row).
+                    if let log, let row = live.logRow() { try log.append(row) }
+                    guard runtime.output.write(plainLine(estimate, language: language) + "\n") else { return .success }
+                    if once { return .success }
+                }
+                if reader.statusMessage != lastStatus {
+                    lastStatus = reader.statusMessage
+                    if let message = lastStatus { runtime.say(message) }
+                }
+            }
+            try log?.tick()
+            if once && live.pipeline.estimate == nil && now >= onceDeadline {
+                if let message = reader.statusMessage { runtime.say(message) }
+                throw SensorError.dataNotReady(reader.magnetometer.info.chip, seconds: onceTimeout)
+            }
+        }
+        return .success
+    }
+
+    /// `--once` on a terminal: one dashboard frame, printed in place of the prompt (no alternate
+    /// screen), once the first estimate is in (GNSS gets a moment to answer too).
+    static func printOneFrame(live: LiveSession, settings: DashboardSettings, terminal: any KeyboardTerminal,
+                              runtime: Runtime, inbox: ControlInbox) throws -> ExitCode {
+        let view = WatchView(live: live)
+        let time = runtime.time
+        let start = time.monotonic()
+        while !inbox.stopRequested {
+            try view.step(log: nil)
+            let waited = time.monotonic() - start
+            if live.pipeline.estimate != nil && (live.gnss == nil || live.latestFix != nil || waited > 1.5) { break }
+            if waited > onceTimeout {
+                if let message = live.reader.statusMessage { runtime.say(message) }
+                throw SensorError.dataNotReady(live.reader.magnetometer.info.chip, seconds: onceTimeout)
+            }
+            inbox.wait(seconds: 0.02)
+        }
+        let (columns, rows) = terminal.size() ?? (80, 24)
+        let state = settings.applied(to: view.state(settings: settings))
+        let lines = renderDashboard(state: state, columns: columns, rows: max(1, rows - 1))
+        runtime.output.write(lines.joined(separator: "\n") + "\n")
+        return .success
+    }
+
+    /// `watch --deviation show`: the sensor's deviation card, sector by sector.
+    public static func showDeviationCard(_ request: LiveRequest, runtime: Runtime) throws -> ExitCode {
+        let source = try request.sensors.open(time: runtime.time)
+        let (profile, description) = try loadProfile(for: source.info, explicitPath: request.calibrationPath,
+                                                     simulated: source.isSimulated,
+                                                     configFolder: runtime.environment.configFolder,
+                                                     home: runtime.environment.value("HOME"))
+        guard let card = profile?.deviation, !card.corrections.isEmpty else {
+            runtime.output.write("no deviation card for \(source.info.summary) (\(description)).\n"
+                + "Learn one while driving straight at over 2 m/s with a GNSS fix: lodestone watch --deviation learn\n")
+            return .success
+        }
+        var text = "deviation card for \(source.info.summary), \(card.corrections.count) sectors (correction added to the compass heading):\n"
+        let step = 360 / Double(card.corrections.count)
+        for (i, c) in card.corrections.enumerated() {
+            text += "  \(fixed(Double(i) * step, 0))°".padding(toLength: 8) + (c >= 0 ? "+" : "") + fixed(c, 1) + "°\n"
+        }
+        runtime.output.write(text)
+        return .success
+    }
+}
+
+extension String {
+    /// Pads with spaces on the right to at least `length` characters.
+    func padding(toLength length: Int) -> String {
+        count >= length ? self : self + String(repeating: " ", count: length - count)
+    }
+}
+
+/// "123.4° SE": the heading to a tenth of a degree and its 16-point name (named after rounding, so
+/// 359.96° is "0.0° N").
+public func formatHeadingLine(_ heading: Double) -> String {
+    let shown = headingToTenths(heading)
+    return fixed(shown, 1) + "° " + formatBearing(shown, style: .points16)
+}
+
+/// A heading rounded to a tenth of a degree in [0, 360): 359.96° becomes 0.0°, never 360.0°.
+public func headingToTenths(_ heading: Double) -> Double {
+    let tenths = (heading * 10).rounded()
+    return tenths >= 3600 || tenths < 0 ? 0 : tenths / 10
+}

@@ -1,0 +1,146 @@
+import Geodesy
+import GNSS
+import Heading
+import HeadingLog
+import Navigation
+import Platform
+import Sensors
+import Terminal
+
+/// The dashboard side of `watch`: steps the live session, reacts to keys, and maps the estimate, the
+/// GNSS fix and the movement reports onto the Terminal module's `DashboardState`.
+final class WatchView {
+    let live: LiveSession
+    private var notice = ""
+    private var lastLogged = -Double.infinity
+    /// Rows per second written by `watch --log`.
+    static let logRate = 10.0
+
+    init(live: LiveSession) { self.live = live }
+
+    /// Reads every ready sample, takes GNSS fixes, and logs at `logRate`.
+    func step(log: LogSession?) throws {
+        live.pump()
+        live.pollGNSS()
+        if let log {
+            if let sample = live.pipeline.lastSample, sample.monotonic - lastLogged >= 1 / Self.logRate,
+               let row = live.logRow() {
+                try log.append(row)
+                lastLogged = sample.monotonic
+            }
+            try log.tick()
+        }
+    }
+
+    func handle(_ action: KeyAction) {
+        switch action {
+        case .calibrate: notice = "to calibrate, quit (q) and run: lodestone calibrate"
+        case .resetTrack:
+            live.resetTrack()
+            notice = "track reset"
+        default: notice = ""
+        }
+    }
+
+    func state(settings: DashboardSettings) -> DashboardState {
+        let now = live.time.monotonic()
+        let language: Language = settings.language == .chinese ? .zh : .en
+        var state = DashboardState()
+        let reader = live.reader
+        let info = reader.magnetometer.info
+        if let e = live.pipeline.estimate {
+            state.magneticHeading = e.magneticHeading
+            state.trueHeading = e.trueHeading
+            let shown = settings.primary == .true ? (e.trueHeading ?? e.magneticHeading) : e.magneticHeading
+            state.pointName = formatBearing(shown, style: .points16, language: language)
+            state.quadrant = formatBearing(shown, style: .quadrant(decimals: 0), language: language)
+            state.accuracy = e.isAccuracyAvailable ? e.accuracy : nil
+            state.disturbance = disturbance(of: e)
+            state.declination = e.declination
+            state.declinationSource = sourceText(e.declinationSource)
+            state.fieldStrength = e.fieldStrength
+            state.roll = e.roll
+            state.pitch = e.pitch
+        }
+        let simulated = live.simulated
+        state.sensor = SensorPanel(
+            chip: info.chip.displayName + (simulated ? " (simulated)" : ""), bus: info.bus,
+            address: Int(info.address), rateHz: info.outputRate, errorCount: reader.counters.errors,
+            status: reader.statusMessage ?? (live.pipeline.profile == nil ? "ok, uncalibrated" : "ok, calibrated"))
+        if let gnss = live.gnss {
+            state.gnss = gnssPanel(source: gnss, now: now)
+        }
+        state.reports = live.reports.suffix(6).map { report in
+            sanitize(formatReportSummary(report, style: .quadrant(decimals: 0), language: language))
+        }
+        state.notice = notice
+        return state
+    }
+
+    private func gnssPanel(source: any GNSSSource, now: Double) -> GNSSPanel {
+        var panel = GNSSPanel(connection: live.gnssState.map { describe($0, source: source) } ?? "starting")
+        if let received = live.latestFix {
+            let fix = received.fix
+            panel.fixMode = fix.mode == .threeD ? "3D" : (fix.mode == .twoD ? "2D" : "no fix")
+            panel.latitude = fix.lat
+            panel.longitude = fix.lon
+            panel.speed = fix.speed
+            panel.course = fix.course
+            panel.horizontalError = fix.horizontalError
+            panel.ageSeconds = now - received.receivedAt
+            panel.stale = received.isStale(now: now)
+        } else {
+            panel.fixMode = "no fix"
+        }
+        return panel
+    }
+
+    private func disturbance(of e: HeadingEstimate) -> Disturbance {
+        if e.flags.contains(.blackout) {
+            return Disturbance(level: .severe, text: "WMM blackout zone: the horizontal field is too weak for a compass")
+        }
+        if e.flags.contains(.disturbed) {
+            return Disturbance(level: .warning, text: "magnetic disturbance: field \(fixed(e.fieldStrength, 1)) µT — steel or a magnet nearby?")
+        }
+        if e.flags.contains(.caution) {
+            return Disturbance(level: .warning, text: "WMM caution zone: weak horizontal field")
+        }
+        if e.flags.contains(.tiltHeld) {
+            return Disturbance(level: .warning, text: "accelerating: tilt held")
+        }
+        return Disturbance()
+    }
+}
+
+/// How the dashboard and plain lines name a declination source.
+func sourceText(_ source: DeclinationSource) -> String {
+    switch source {
+    case .wmm: return "WMM at GNSS fix"
+    case .location: return "WMM at --location"
+    case .manual: return "manual (--declination)"
+    case .none: return "none: give --location, --declination or a GNSS fix"
+    }
+}
+
+/// The piped form of an estimate:
+/// "123.4° SE  true 136.2°  ±1.1°  declination +12.8° (wmm)".
+func plainLine(_ e: HeadingEstimate, language: DashboardLanguage) -> String {
+    var line = formatHeadingLine(e.magneticHeading)
+    if language == .chinese {
+        line = line.split(separator: " ")[0] + " " + formatBearing(e.magneticHeading, style: .points16, language: .zh)
+    }
+    if let t = e.trueHeading {
+        line += "  true \(fixed(headingToTenths(t), 1))°"
+    } else {
+        line += "  true --"
+    }
+    line += e.isAccuracyAvailable ? "  ±\(fixed(e.accuracy, 1))°" : "  ±--"
+    if let d = e.declination {
+        line += "  declination \(d >= 0 ? "+" : "")\(fixed(d, 1))° (\(e.declinationSource.label))"
+    } else {
+        line += "  no declination"
+    }
+    if e.flags.contains(.disturbed) { line += "  DISTURBED" }
+    if e.flags.contains(.blackout) { line += "  BLACKOUT" }
+    return line
+}

@@ -1,0 +1,144 @@
+import Calibration
+import Heading
+import Linear
+import Sensors
+
+/// How to build the filter stage: the calibration profile, the heading settings, and how the sensor
+/// is mounted. Every command that turns samples into headings (watch, log, heading --from-file) and
+/// the benchmark build their pipeline from one of these with the one `HeadingPipeline.init`.
+public struct PipelineSetup: Sendable {
+    public var profile: CalibrationProfile?
+    public var settings: HeadingSettings
+    /// The reader's mounting orientation (chip axes → body axes).
+    public var orientation: MountingOrientation
+    /// True when `--orientation` was given: it then overrides the profile's custom mounting.
+    public var orientationGiven: Bool
+    /// The magnetometer's noise, µT RMS per axis (the chip's `SensorInfo.noise`).
+    public var sensorNoise: Double
+    /// The calibration's field error when it is not the profile's own (a profile applied in another
+    /// unit), µT. nil: from the profile, or `uncalibratedResidualMicrotesla` without one.
+    public var residualMicrotesla: Double?
+
+    public init(profile: CalibrationProfile?, settings: HeadingSettings = HeadingSettings(),
+                orientation: MountingOrientation = .componentSideUp, orientationGiven: Bool = false,
+                sensorNoise: Double = 0, residualMicrotesla: Double? = nil) {
+        self.profile = profile
+        self.settings = settings
+        self.orientation = orientation
+        self.orientationGiven = orientationGiven
+        self.sensorNoise = sensorNoise
+        self.residualMicrotesla = residualMicrotesla
+    }
+}
+
+/// The filter stage as the commands run it: sample → calibration profile → mounting and heading-
+/// alignment rotation → `HeadingFilter` (tilt, smoothing, declination, deviation, accuracy) →
+/// `HeadingEstimate`. `watch`, `log`, `heading` and the benchmarks share it, so every front end sees the
+/// same numbers.
+///
+/// ```swift
+/// let pipeline = HeadingPipeline(PipelineSetup(profile: profile, settings: settings))
+/// if let estimate = pipeline.process(sample) { show(estimate) }
+/// ```
+public final class HeadingPipeline {
+    public let profile: CalibrationProfile?
+    /// Extra rotation applied after the reader's orientation: the profile's custom mounting and its
+    /// heading-alignment yaw.
+    public let correction: Matrix3?
+    public private(set) var filter: HeadingFilter
+    public private(set) var estimate: HeadingEstimate?
+    public private(set) var lastSample: MagnetometerSample?
+    public private(set) var lastCalibrated: Vector3?
+    public private(set) var sampleCount = 0
+
+    public init(_ setup: PipelineSetup) {
+        let profile = setup.profile
+        self.profile = profile
+        var config = setup.settings.configuration
+        if let residual = setup.residualMicrotesla {
+            config.calibrationResidualMicrotesla = residual
+        } else if let profile {
+            // The profile's fit residual (percent of its field) as an absolute error in µT.
+            config.calibrationResidualMicrotesla = profile.residualField()
+        } else {
+            config.calibrationResidualMicrotesla = uncalibratedResidualMicrotesla
+        }
+        // The card applies when the profile has one, unless switched off; `learn` starts from it.
+        if let card = profile?.deviation, config.deviationMode != .off,
+           let table = try? DeviationTable(corrections: card.corrections) {
+            config.deviationTable = table
+        } else if setup.settings.deviation == nil {
+            config.deviationMode = .off
+        }
+        config.noiseMicrotesla = max(config.noiseMicrotesla, setup.sensorNoise)
+        filter = HeadingFilter(configuration: config)
+        correction = HeadingPipeline.correction(profile: profile, orientation: setup.orientation,
+                                                userOrientation: setup.orientationGiven)
+    }
+
+    /// The rotation that the profile adds: its custom mounting (unless --orientation was given) and a
+    /// yaw that turns the heading by the stored alignment offset.
+    static func correction(profile: CalibrationProfile?, orientation: MountingOrientation,
+                           userOrientation: Bool) -> Matrix3? {
+        guard let profile else { return nil }
+        var m: Matrix3?
+        if let mounting = profile.mounting, !userOrientation {
+            m = mounting * orientation.matrix.transposed
+        }
+        if let yaw = profile.yawOffsetDegrees, yaw.isFinite, yaw != 0 {
+            // Rotating the body vectors by −yaw about z adds +yaw to atan2(−y, x).
+            let rz = Matrix3.rotation(roll: 0, pitch: 0, yaw: radians(-yaw))
+            m = rz * (m ?? .identity)
+        }
+        return m
+    }
+
+    /// Runs one reader sample through calibration and the filter.
+    @discardableResult
+    public func process(_ sample: MagnetometerSample) -> HeadingEstimate? {
+        lastSample = sample
+        return process(field: sample.field, acceleration: sample.acceleration,
+                       monotonic: sample.monotonic, wall: sample.wall)
+    }
+
+    /// Runs one body-axis field (µT, before calibration) and optional specific force (g) through
+    /// calibration and the filter.
+    @discardableResult
+    public func process(field: Vector3, acceleration: Vector3?, monotonic: Double, wall: Double) -> HeadingEstimate? {
+        var magnetic = profile.map { $0.apply(field) } ?? field
+        var acceleration = acceleration.map { a in profile?.accelerometer?.apply(a) ?? a }
+        if let correction {
+            magnetic = correction * magnetic
+            acceleration = acceleration.map { correction * $0 }
+        }
+        lastCalibrated = magnetic
+        guard let e = filter.update(sample: CalibratedSample(monotonic: monotonic, wall: wall,
+                                                             magnetic: magnetic, acceleration: acceleration))
+        else { return nil }
+        sampleCount += 1
+        estimate = e
+        return e
+    }
+
+    /// A GNSS position for the declination (WMM at the fix), unless a manual declination is set.
+    public func updateFix(latitude: Double, longitude: Double) {
+        filter.updateFix(latitude: latitude, longitude: longitude)
+    }
+
+    /// A GNSS course observation for the deviation learner (opt-in).
+    public func observeCourse(_ observation: CourseObservation) -> DeviationLearningResult {
+        filter.observeCourse(observation)
+    }
+}
+
+/// The field error assumed without a calibration profile, µT: a hobby board's hard iron is typically
+/// tens of µT, so an uncalibrated heading's accuracy must say "tens of degrees", not "a few".
+public let uncalibratedResidualMicrotesla = 20.0
+
+extension CalibrationProfile {
+    /// The fit's RMS residual as a field error (the profile's unit × `scale`; µT for a µT profile),
+    /// for the accuracy model. Never below 0.05, so a perfect-looking fit still counts for something.
+    public func residualField(scale: Double = 1) -> Double {
+        max(0.05, residualPercent / 100 * fieldStrength * scale)
+    }
+}

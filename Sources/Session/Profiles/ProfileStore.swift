@@ -1,0 +1,92 @@
+import Calibration
+import JSON
+import Platform
+
+/// Where calibration profiles live and how they are read and saved.
+///
+/// The default file is `$XDG_CONFIG_HOME/lodestone/calibration.json` (else
+/// `~/.config/lodestone/calibration.json`); it holds one profile per sensor identity. `--calibration
+/// FILE` names another file, which may also be a single-profile document (as written by
+/// `lodestone calibrate --from-file … --output FILE`). Saves are atomic: a killed save leaves the old
+/// file intact.
+public struct ProfileStore: Sendable {
+    public let path: String
+    /// True when the path was given by the user (errors are then fatal rather than warnings).
+    public let explicit: Bool
+
+    /// The store at `path`, or the default file in `configFolder` (the environment's
+    /// `EnvironmentValues.configFolder`).
+    public init(path: String?, configFolder: String?) throws(ProfileStoreError) {
+        if let path {
+            self.path = path
+            explicit = true
+        } else if let folder = configFolder {
+            self.path = folder + "/calibration.json"
+            explicit = false
+        } else {
+            throw .noConfigFolder
+        }
+    }
+
+    /// Every profile in the file (empty when the file does not exist).
+    public func loadAll() throws(ProfileStoreError) -> CalibrationProfileFile {
+        guard Files.exists(path) else { return CalibrationProfileFile() }
+        let text: String
+        do { text = try Files.readText(path) } catch { throw .unreadable(path: path, error.message) }
+        do {
+            return try CalibrationProfileFile.decode(text)
+        } catch .notACalibrationFile(let found) {
+            // A single-profile document is accepted too.
+            if let single = try? CalibrationProfile.decode(text) { return CalibrationProfileFile(profiles: [single]) }
+            throw .corrupt(path: path, ProfileDecodingError.notACalibrationFile(found: found).message)
+        } catch {
+            throw .corrupt(path: path, error.message)
+        }
+    }
+
+    /// The profile for a sensor, or nil when there is none.
+    public func load(for sensor: SensorIdentity) throws(ProfileStoreError) -> CalibrationProfile? {
+        try loadAll().profile(for: sensor)
+    }
+
+    /// Adds or replaces the sensor's profile and writes the file atomically. A corrupt existing file
+    /// is never overwritten silently.
+    public func save(_ profile: CalibrationProfile) throws(ProfileStoreError) {
+        var file = try loadAll()
+        file.upsert(profile)
+        do {
+            try Files.createFolders(Files.parentFolder(of: path))
+            try Files.writeAtomically(path, contents: file.serialized())
+        } catch {
+            throw .unwritable(path: path, error.message)
+        }
+    }
+}
+
+/// Problems with the profile file, each naming the file and what to do.
+public enum ProfileStoreError: UserFacingError {
+    case noConfigFolder
+    case unreadable(path: String, String)
+    case corrupt(path: String, String)
+    case unwritable(path: String, String)
+
+    public var message: String {
+        switch self {
+        case .noConfigFolder:
+            return "neither XDG_CONFIG_HOME nor HOME is set, so there is no default calibration file: pass --calibration FILE"
+        case .unreadable(let path, let why): return "cannot read calibration file \(path): \(why)"
+        case .corrupt(let path, let why):
+            return "calibration file \(path) cannot be used: \(why)\n(the file was left as it is; move it aside or recalibrate)"
+        case .unwritable(let path, let why):
+            return "cannot save calibration file \(path): \(why)\n(the previous file, if any, is unchanged)"
+        }
+    }
+
+    public var exitCode: ExitCode {
+        switch self {
+        case .noConfigFolder: return .usage
+        case .corrupt: return .dataError
+        case .unreadable, .unwritable: return .ioError
+        }
+    }
+}

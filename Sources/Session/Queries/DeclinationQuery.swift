@@ -1,0 +1,90 @@
+import Geomagnetism
+import Glibc
+import JSON
+import Platform
+
+/// `lodestone declination`: the World Magnetic Model at one place and date.
+public struct DeclinationQuery: Sendable {
+    public var latitude: Double
+    public var longitude: Double
+    public var heightKm: Double
+    /// Decimal year; nil: today on the runtime's clock.
+    public var year: Double?
+    public var json: Bool
+    public var allowExtrapolation: Bool
+
+    public init(latitude: Double, longitude: Double, heightKm: Double = 0, year: Double? = nil, json: Bool = false,
+                allowExtrapolation: Bool = false) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.heightKm = heightKm
+        self.year = year
+        self.json = json
+        self.allowExtrapolation = allowExtrapolation
+    }
+
+    /// Evaluates the model and prints the report (text or one JSON object).
+    ///
+    /// ```swift
+    /// try DeclinationQuery(latitude: -33.87, longitude: 151.2).run(runtime: runtime)
+    /// ```
+    public func run(runtime: Runtime) throws -> ExitCode {
+        let year = self.year ?? decimalYear(unixSeconds: runtime.time.wall()) ?? 2025
+        let model = WorldMagneticModel.wmm2025
+        let field: MagneticField
+        do {
+            field = try model.field(at: GeodeticPoint(latitude: latitude, longitude: longitude, heightKm: heightKm),
+                                    decimalYear: year, allowExtrapolation: allowExtrapolation)
+        } catch {
+            throw ModelError(underlying: error)
+        }
+        if field.isExtrapolated {
+            runtime.diagnostics.write("warning: \(fixed(year, 2)) is outside WMM2025's validity (\(fixed(model.epoch, 1))–\(fixed(model.validUntil, 1))); the result is extrapolated and less accurate\n")
+        }
+        if json {
+            runtime.output.write(declinationJSON(field, lat: latitude, lon: longitude, height: heightKm, year: year).serialized() + "\n")
+        } else {
+            runtime.output.write(DeclinationReport.text(field, lat: latitude, lon: longitude, height: heightKm, year: year, model: model))
+        }
+        return .success
+    }
+
+    /// "2027-06-01" → decimal year, or nil when it is not a calendar date.
+    public static func year(ofDate text: String) -> Double? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+        else { return nil }
+        return decimalYear(year: y, month: m, day: d)
+    }
+}
+
+/// A model error as a user-facing error: bad data in the arguments.
+public struct ModelError: UserFacingError {
+    public var underlying: GeomagnetismError
+    public var message: String { underlying.message }
+    public var exitCode: ExitCode { .usage }
+}
+
+extension MagneticZone {
+    var name: String {
+        switch self {
+        case .normal: return "normal"
+        case .caution: return "caution"
+        case .blackout: return "blackout"
+        }
+    }
+}
+
+func declinationJSON(_ f: MagneticField, lat: Double, lon: Double, height: Double, year: Double) -> JSONValue {
+    .object([
+        ("decimal_year", .number(year)), ("lat", .number(lat)), ("lon", .number(lon)), ("height_km", .number(height)),
+        ("declination_deg", .number(f.declination)), ("declination_uncertainty_deg", .number(f.declinationUncertainty)),
+        ("declination_change_deg_per_year", .number(f.secular.declination)),
+        ("inclination_deg", .number(f.inclination)), ("inclination_change_deg_per_year", .number(f.secular.inclination)),
+        ("total_nT", .number(f.total)), ("horizontal_nT", .number(f.horizontal)),
+        ("north_nT", .number(f.north)), ("east_nT", .number(f.east)), ("down_nT", .number(f.down)),
+        ("total_change_nT_per_year", .number(f.secular.total)),
+        ("grid_variation_deg", f.gridVariation.map { .number($0) } ?? .null),
+        ("zone", .string(f.zone.name)), ("extrapolated", .bool(f.isExtrapolated)),
+    ])
+}

@@ -1,0 +1,109 @@
+import Geodesy
+import Glibc
+import JSON
+import Platform
+
+/// `lodestone geod`: one geodesic problem on the WGS84 ellipsoid, inverse (two points) or direct
+/// (a point, an azimuth and a distance).
+public struct GeodesicQuery: Sendable {
+    public var inverse: Bool
+    /// LAT1 LON1 LAT2 LON2 (inverse) or LAT1 LON1 AZIMUTH DISTANCE_M (direct).
+    public var numbers: [Double]
+    public var json: Bool
+
+    public init(inverse: Bool, numbers: [Double], json: Bool = false) {
+        self.inverse = inverse
+        self.numbers = numbers
+        self.json = json
+    }
+
+    /// Solves the problem and prints the answer (text or one JSON object).
+    ///
+    /// ```swift
+    /// try GeodesicQuery(inverse: true, numbers: [-33.87, 151.21, 51.5, -0.13]).run(runtime: runtime)
+    /// ```
+    public func run(runtime: Runtime) throws -> ExitCode {
+        guard numbers.count == 4 else { throw InvalidRequest("a geodesic problem has four numbers, not \(numbers.count)") }
+        let inverse = self.inverse, numbers = self.numbers, json = self.json
+        do throws(GeodesyError) {
+            let start = try GeoPoint(latitude: numbers[0], longitude: numbers[1])
+            if inverse {
+                let end = try GeoPoint(latitude: numbers[2], longitude: numbers[3])
+                let r = Geodesic.inverse(start, end)
+                if json {
+                    runtime.output.write(JSONValue.object([("lat1", .number(numbers[0])), ("lon1", .number(numbers[1])),
+                                                ("lat2", .number(numbers[2])), ("lon2", .number(numbers[3])),
+                                                ("distance_m", .number(r.distance)), ("azimuth1_deg", .number(r.azimuth1)),
+                                                ("azimuth2_deg", .number(r.azimuth2))]).serialized() + "\n")
+                } else {
+                    runtime.output.write("distance   \(fixed(r.distance, 3)) m (\(fixed(r.distance / 1000, 3)) km)\n"
+                              + "azimuth 1  \(fixed(r.azimuth1, 6))° (\(formatBearing(r.azimuth1, style: .points16)))\n"
+                              + "azimuth 2  \(fixed(r.azimuth2, 6))° (\(formatBearing(r.azimuth2, style: .points16)))\n")
+                }
+            } else {
+                let r = try Geodesic.direct(from: start, azimuth: numbers[2], distance: numbers[3])
+                if json {
+                    runtime.output.write(JSONValue.object([("lat1", .number(numbers[0])), ("lon1", .number(numbers[1])),
+                                                ("azimuth1_deg", .number(numbers[2])), ("distance_m", .number(numbers[3])),
+                                                ("lat2", .number(r.point.latitude)), ("lon2", .number(r.point.longitude)),
+                                                ("azimuth2_deg", .number(r.azimuth2))]).serialized() + "\n")
+                } else {
+                    runtime.output.write("lat2       \(fixed(r.point.latitude, 9))\nlon2       \(fixed(r.point.longitude, 9))\n"
+                              + "azimuth 2  \(fixed(r.azimuth2, 6))°\n")
+                }
+            }
+        } catch {
+            throw InvalidRequest(error.message)
+        }
+        return .success
+    }
+}
+
+/// `lodestone geod --csv`: one output row per input row, in order; bad rows exit 65 with their number.
+public enum GeodBatch {
+    /// Reads one problem per line from `input` (standard input) and writes one CSV row each.
+    public static func run(inverse: Bool, input: Int32 = STDIN_FILENO, runtime: Runtime) throws -> ExitCode {
+        let inputColumns = inverse ? ["lat1", "lon1", "lat2", "lon2"] : ["lat1", "lon1", "azimuth1", "distance_m"]
+        let header = inverse ? "lat1,lon1,lat2,lon2,distance_m,azimuth1_deg,azimuth2_deg"
+            : "lat1,lon1,azimuth1_deg,distance_m,lat2,lon2,azimuth2_deg"
+        var reader = LineReader(fd: input)
+        let out = runtime.output
+        guard out.write(header + "\n") else { return .success }
+        var sawData = false
+        while let raw = try reader.next() {
+            let line = raw.trimmingCharacters(in: " \t")
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: " \t\"") }
+            if !sawData, let first = fields.first, Double(first) == nil, first.lowercased().hasPrefix("lat") {
+                sawData = true   // a header line
+                continue
+            }
+            sawData = true
+            let n = reader.lineNumber
+            guard fields.count == 4 else {
+                throw BatchError(line: n, text: "expected 4 fields (\(inputColumns.joined(separator: ","))), found \(fields.count)")
+            }
+            var v: [Double] = []
+            for (name, text) in zip(inputColumns, fields) {
+                guard !text.isEmpty else { throw BatchError(line: n, text: "\(name) is missing") }
+                guard let d = Double(text), d.isFinite else { throw BatchError(line: n, text: "\(name) '\(sanitize(text))' is not a number") }
+                v.append(d)
+            }
+            let row: String
+            do throws(GeodesyError) {
+                let a = try GeoPoint(latitude: v[0], longitude: v[1])
+                if inverse {
+                    let r = Geodesic.inverse(a, try GeoPoint(latitude: v[2], longitude: v[3]))
+                    row = [fields[0], fields[1], fields[2], fields[3], plain(r.distance), plain(r.azimuth1), plain(r.azimuth2)].joined(separator: ",")
+                } else {
+                    let r = try Geodesic.direct(from: a, azimuth: v[2], distance: v[3])
+                    row = [fields[0], fields[1], fields[2], fields[3], plain(r.point.latitude), plain(r.point.longitude), plain(r.azimuth2)].joined(separator: ",")
+                }
+            } catch {
+                throw BatchError(line: n, text: error.message)
+            }
+            guard out.write(row + "\n") else { return .success }
+        }
+        return .success
+    }
+}

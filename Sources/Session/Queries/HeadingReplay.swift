@@ -1,0 +1,131 @@
+import Calibration
+import Heading
+import JSON
+import Linear
+import Platform
+
+/// `lodestone heading --from-file`: a recorded raw file through the same filter stage `watch` runs.
+public struct HeadingReplay: Sendable {
+    /// The recording: t (s), x,y,z (or mx,my,mz), optional ax,ay,az (g), body axes.
+    public var path: String
+    /// A calibration profile document or file.
+    public var calibrationPath: String?
+    /// Which profile, when the file holds several (its chip name).
+    public var sensor: String?
+    /// The decimal year the recording started (for the WMM); nil: now.
+    public var year: Double?
+    /// The unit of x,y,z: uT, gauss, nT or mG.
+    public var unit: String
+    public var json: Bool
+    public var settings: HeadingSettings
+
+    public init(path: String, calibrationPath: String? = nil, sensor: String? = nil, year: Double? = nil,
+                unit: String = "uT", json: Bool = false, settings: HeadingSettings = HeadingSettings()) {
+        self.path = path
+        self.calibrationPath = calibrationPath
+        self.sensor = sensor
+        self.year = year
+        self.unit = unit
+        self.json = json
+        self.settings = settings
+    }
+
+    /// Reads the recording and writes one line per estimate (CSV with a header, or JSON lines).
+    ///
+    /// ```swift
+    /// try HeadingReplay(path: "raw.csv", settings: HeadingSettings(declinationSource: .manual(degrees: 12.8)))
+    ///     .run(runtime: runtime)
+    /// ```
+    public func run(runtime: Runtime) throws -> ExitCode {
+        let json = self.json, path = self.path
+        guard let scale = CalibrationProfile.microteslaPerUnit(unit) else {
+            throw InvalidRequest("--unit \(sanitize(unit)) is not a field unit: use uT, gauss, nT or mG")
+        }
+        let startWall = year.map(Self.unixTime(ofDecimalYear:)) ?? runtime.time.wall()
+        let loaded = try calibrationPath.map { try Self.loadOfflineProfile($0, sensor: sensor) }
+        // A profile in a known unit is applied in µT; one in the recording's own unit ("input",
+        // counts) is applied before the unit conversion.
+        let profile = loaded.flatMap { $0.inMicrotesla() }
+        let inputProfile = profile == nil ? loaded : nil
+        let text = try Files.readText(path)
+        let recording = try Recording.parse(text, path: path)
+        guard let times = recording.times, let timeTexts = recording.timeTexts else {
+            throw RecordingError.missingColumns(path: path, found: recording.magneticColumns + ["(no t column: add the sample time in seconds)"])
+        }
+        for bad in recording.badRows.prefix(10) {
+            runtime.say("\(path) line \(bad.line): \(bad.reason); skipped")
+        }
+        var settings = self.settings
+        settings.deviation = .off
+        // The recording is in body axes already, so a profile's custom mounting is not applied again
+        // (as with --orientation); its heading-alignment yaw is.
+        let pipeline = HeadingPipeline(PipelineSetup(
+            profile: profile, settings: settings, orientationGiven: true,
+            residualMicrotesla: profile == nil ? loaded.map { $0.residualField(scale: scale) } : nil))
+        let out = runtime.output
+        if !json { guard out.write(Self.header + "\n") else { return .success } }
+        var skipped = 0
+        var lines: [String] = []
+        for i in recording.magnetic.indices {
+            guard let t = times[i] else { skipped += 1; continue }
+            let input = recording.magnetic[i]
+            // A profile in the recording's own unit is applied before the conversion to µT; its
+            // accelerometer calibration likewise, the pipeline applies a µT profile's own.
+            let field = inputProfile.map { $0.apply(input) * scale } ?? input * scale
+            let acceleration = recording.acceleration?[i].map { a in inputProfile?.accelerometer?.apply(a) ?? a }
+            guard let e = pipeline.process(field: field, acceleration: acceleration, monotonic: t, wall: startWall + t)
+            else { skipped += 1; continue }
+            lines.append(json ? Self.jsonLine(timeTexts[i], e) : Self.csvLine(timeTexts[i], e))
+            if lines.count >= 256 {
+                guard out.write(lines.joined(separator: "\n") + "\n") else { return .success }
+                lines.removeAll(keepingCapacity: true)
+            }
+        }
+        if !lines.isEmpty { guard out.write(lines.joined(separator: "\n") + "\n") else { return .success } }
+        if skipped > 0 { runtime.say("\(skipped) rows without a usable time or value were skipped") }
+        return .success
+    }
+
+    public static let header = "t,heading_magnetic_deg,heading_true_deg,accuracy_deg,heading_magnetic_raw_deg,declination_deg,"
+        + "declination_source,field_uT,roll_deg,pitch_deg,flags"
+
+    static func csvLine(_ t: String, _ e: HeadingEstimate) -> String {
+        func v(_ x: Double?, _ d: Int = 4) -> String { x.map { roundedText($0, d) } ?? "" }
+        return [t, v(e.magneticHeading), v(e.trueHeading), e.isAccuracyAvailable ? v(e.accuracy, 3) : "",
+                v(e.rawMagneticHeading), v(e.declination), e.declinationSource.label, v(e.fieldStrength, 3),
+                v(e.roll, 3), v(e.pitch, 3), e.flags.names.joined(separator: "|")].joined(separator: ",")
+    }
+
+    static func jsonLine(_ t: String, _ e: HeadingEstimate) -> String {
+        func n(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
+        return JSONValue.object([
+            ("t", Double(t).map { .number($0) } ?? .string(t)), ("heading_magnetic_deg", n(e.magneticHeading)),
+            ("heading_true_deg", n(e.trueHeading)), ("accuracy_deg", e.isAccuracyAvailable ? n(e.accuracy) : .null),
+            ("heading_magnetic_raw_deg", n(e.rawMagneticHeading)), ("declination_deg", n(e.declination)),
+            ("declination_source", .string(e.declinationSource.label)), ("field_uT", n(e.fieldStrength)),
+            ("roll_deg", n(e.roll)), ("pitch_deg", n(e.pitch)), ("flags", .array(e.flags.names.map { .string($0) })),
+        ]).serialized()
+    }
+
+    /// The profile from a file: a single profile document, the only profile in a calibration file,
+    /// or the one for `--sensor`.
+    static func loadOfflineProfile(_ path: String, sensor: String?) throws -> CalibrationProfile {
+        let file = try ProfileStore(path: path, configFolder: nil).loadAll()
+        let candidates = sensor.map { name in file.profiles.filter { $0.sensor.chip == name } } ?? file.profiles
+        guard candidates.count == 1, let profile = candidates.first else {
+            let names = file.profiles.map(\.sensor.description).joined(separator: "; ")
+            throw ProfileStoreError.corrupt(path: path, candidates.isEmpty
+                ? "it holds no profile\(sensor.map { " for \($0)" } ?? "") (it has: \(names.isEmpty ? "none" : names))"
+                : "it holds several profiles (\(names)); choose one with --sensor NAME")
+        }
+        return profile
+    }
+
+    /// Unix seconds at the start of a decimal year's fraction.
+    public static func unixTime(ofDecimalYear y: Double) -> Double {
+        let year = Int(y.rounded(.down))
+        let start = Double(ISO8601.daysFromCivil(year, 1, 1)) * 86400
+        let end = Double(ISO8601.daysFromCivil(year + 1, 1, 1)) * 86400
+        return start + (y - Double(year)) * (end - start)
+    }
+}

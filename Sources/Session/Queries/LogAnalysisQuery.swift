@@ -1,0 +1,68 @@
+import Glibc
+import HeadingLog
+import JSON
+import Platform
+
+/// `lodestone analyze`: a CSV log's summary, and optionally its plot (SVG) and track (GPX).
+public struct LogAnalysisQuery: Sendable {
+    public var path: String
+    public var svgPath: String?
+    public var gpxPath: String?
+    public var json: Bool
+    /// Malformed lines listed one by one on stderr before the rest are counted.
+    static let listedProblems = 10
+
+    public init(path: String, svgPath: String? = nil, gpxPath: String? = nil, json: Bool = false) {
+        self.path = path
+        self.svgPath = svgPath
+        self.gpxPath = gpxPath
+        self.json = json
+    }
+
+    /// Analyses the log and writes what was asked for. An output that is the log itself is refused.
+    ///
+    /// ```swift
+    /// try LogAnalysisQuery(path: "heading.csv", svgPath: "heading.svg").run(runtime: runtime)
+    /// ```
+    public func run(runtime: Runtime) throws -> ExitCode {
+        for (option, output) in [("svg", svgPath), ("gpx", gpxPath)] {
+            if let output, sameFile(output, path) {
+                throw InvalidRequest("--\(option) \(output) would overwrite the log being analysed; choose another file")
+            }
+        }
+        var problems = 0
+        let analysis = try LogAnalyzer.analyze(
+            path: path, options: LogAnalyzer.Options(plot: svgPath != nil, gpxPath: gpxPath)
+        ) { bad in
+            problems += 1
+            if problems <= Self.listedProblems { runtime.say("\(bad)") }
+        }
+        if problems > Self.listedProblems {
+            runtime.say("… and \(problems - Self.listedProblems) more malformed lines (\(problems) in all, skipped)")
+        }
+        if let svgPath, let plot = analysis.plot {
+            let svg = SVGPlot.render(plot)
+            try Files.writeAtomically(svgPath, contents: svg)
+            runtime.say("wrote \(svgPath) (\(svg.utf8.count / 1024 + 1) KiB)")
+        }
+        if let gpxPath, let points = analysis.gpxPoints {
+            runtime.say("wrote \(gpxPath) (\(points) track points)")
+        }
+        let out = runtime.output
+        if json {
+            out.write(analysisJSON(analysis.summary, svg: svgPath, gpx: gpxPath).serialized() + "\n")
+        } else {
+            out.write(analysis.summary.text)
+        }
+        return .success
+    }
+}
+
+/// True when both paths name the same existing file (same device and inode), or are the same text.
+
+private func sameFile(_ a: String, _ b: String) -> Bool {
+    if a == b { return true }
+    var sa = stat(), sb = stat()
+    guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+}

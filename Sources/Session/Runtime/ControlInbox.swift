@@ -1,0 +1,41 @@
+import Platform
+
+/// The one owner of a session's control events. Everything that waits (the sensor reader between
+/// samples, the frame pacing, prompts) waits through it, so no signal is lost to a second reader, and
+/// reading `stopRequested` never consumes a resize.
+///
+/// ```swift
+/// let inbox = ControlInbox(runtime.events)
+/// while !inbox.stopRequested {
+///     step()
+///     inbox.wait(seconds: 0.05)
+///     if inbox.takeResize() { redraw() }
+/// }
+/// ```
+public final class ControlInbox {
+    private let source: any ControlEventSource
+    /// True once a stop has arrived (sticky).
+    public private(set) var stopRequested = false
+    private var resizePending = false
+
+    public init(_ source: any ControlEventSource) { self.source = source }
+
+    /// Waits up to `seconds` for events and keeps what arrives.
+    public func wait(seconds: Double) {
+        keep(source.wait(seconds: seconds.isFinite ? max(0, seconds) : 0))
+    }
+
+    /// Takes what has arrived without waiting.
+    public func poll() { keep(source.wait(seconds: 0)) }
+
+    /// True (once) when the terminal was resized since the last call.
+    public func takeResize() -> Bool {
+        defer { resizePending = false }
+        return resizePending
+    }
+
+    private func keep(_ events: ControlEvents) {
+        if events.contains(.stop) { stopRequested = true }
+        if events.contains(.resize) { resizePending = true }
+    }
+}

@@ -1,0 +1,68 @@
+import Platform
+
+/// What a session needs from the world outside it, as values: time, control events (signals, resize),
+/// standard output and standard error, the terminal (when there is one) and the environment. The
+/// executable passes `Runtime.system(...)`; a test passes a manual clock, scripted events and buffers,
+/// and drives a whole `watch` or `log` session without sleeping or spawning a process.
+///
+/// ```swift
+/// let runtime = Runtime.system(command: "watch")
+/// let status = try WatchSession.run(request, runtime: runtime)
+/// ```
+public struct Runtime {
+    /// Monotonic and wall time.
+    public var time: any TimeSource
+    /// Signals and resizes; waiting on it is how a session lets time pass.
+    public var events: any ControlEventSource
+    /// Standard output: readings, reports, tables.
+    public var output: any TextOutput
+    /// Standard error: status, warnings and errors.
+    public var diagnostics: any TextOutput
+    /// The terminal on standard output, or nil when output is a pipe or a file.
+    public var terminal: (any KeyboardTerminal)?
+    /// True when standard input is a terminal a prompt can be answered on.
+    public var interactiveInput: Bool
+    /// Environment variables (HOME, XDG_CONFIG_HOME, TERM, NO_COLOR, LANG…).
+    public var environment: EnvironmentValues
+    /// The command name used in messages: "lodestone watch: …".
+    public var command: String
+
+    public init(time: any TimeSource, events: any ControlEventSource, output: any TextOutput,
+                diagnostics: any TextOutput, terminal: (any KeyboardTerminal)? = nil, interactiveInput: Bool = false,
+                environment: EnvironmentValues = EnvironmentValues([:]), command: String) {
+        self.time = time
+        self.events = events
+        self.output = output
+        self.diagnostics = diagnostics
+        self.terminal = terminal
+        self.interactiveInput = interactiveInput
+        self.environment = environment
+        self.command = command
+    }
+
+    /// The real process: system clocks, stdout, stderr, the terminal when stdout is one, and the
+    /// process environment. With `signals` (long-running commands), SIGINT, SIGTERM, SIGHUP and
+    /// SIGWINCH are blocked from now on and collected as events; without, they keep their default
+    /// actions (a one-shot command that reads stdin must still die on Ctrl-C).
+    public static func system(command: String, signals: Bool = true) -> Runtime {
+        let tty = TerminalDevice()
+        let events: any ControlEventSource = signals ? SignalWatcher() : DefaultSignals()
+        return Runtime(time: SystemTime(), events: events, output: StandardOutput(),
+                       diagnostics: StandardError(), terminal: tty.isOutputTerminal ? tty : nil,
+                       interactiveInput: tty.isInputTerminal, environment: .process, command: command)
+    }
+
+    /// Writes one line to standard error, prefixed with "lodestone COMMAND: ".
+    public func say(_ message: String) {
+        diagnostics.write("lodestone \(command): " + (message.hasSuffix("\n") ? message : message + "\n"))
+    }
+}
+
+/// The events of a process that leaves its signals at their default actions: none ever arrive, and
+/// waiting sleeps.
+final class DefaultSignals: ControlEventSource {
+    func wait(seconds: Double) -> ControlEvents {
+        Clock.sleep(seconds: seconds)
+        return []
+    }
+}

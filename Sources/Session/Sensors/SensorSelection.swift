@@ -1,0 +1,137 @@
+import Geomagnetism
+import Platform
+import Sensors
+import Simulation
+
+/// Which sensors to read: the detected chip unless `--sensor NAME --bus N --address 0xNN` say
+/// otherwise; with `--simulate`, `--sensor` picks the chip the simulator emulates.
+public struct SensorSelection: Sendable, Equatable {
+    public enum AccelerometerChoice: Sendable, Equatable {
+        /// Use the one detection finds on the magnetometer's bus (in the simulator: the chip's own
+        /// partner, LSM303AGR for the LIS2MDL and ICM-20948 for the AK09916).
+        case automatic
+        case none
+        case kind(AccelerometerKind)
+    }
+
+    /// Read the simulator's emulated chips instead of a real bus.
+    public var simulate = false
+    /// The magnetometer to open (or, simulating, to emulate); nil: the detected one.
+    public var sensor: ChipKind?
+    /// The bus to look on; nil: every bus.
+    public var bus: Int?
+    /// The magnetometer's address; nil: the chip's usual ones.
+    public var address: I2CAddress?
+    /// How the board is mounted.
+    public var orientation: MountingOrientation = .componentSideUp
+    /// True when the orientation was given by the user (it then overrides a profile's mounting).
+    public var orientationGiven = false
+    public var accelerometer: AccelerometerChoice = .automatic
+
+    public init(simulate: Bool = false, sensor: ChipKind? = nil, bus: Int? = nil, address: I2CAddress? = nil,
+                orientation: MountingOrientation? = nil, accelerometer: AccelerometerChoice = .automatic) {
+        self.simulate = simulate
+        self.sensor = sensor
+        self.bus = bus
+        self.address = address
+        self.orientation = orientation ?? .componentSideUp
+        self.orientationGiven = orientation != nil
+        self.accelerometer = accelerometer
+    }
+
+    /// Opens the simulator (on `time`) or the hardware.
+    public func open(time: any TimeSource) throws -> SensorSource {
+        simulate ? try SensorSource.simulated(setup: simulationSetup(wall: time.wall()), time: time) : try openHardware()
+    }
+
+    /// The simulation this selection describes, with the Earth's field at the simulated place on the
+    /// date `wall` (Unix seconds).
+    public func simulationSetup(wall: Double) -> SimulationSetup {
+        let chip = sensor ?? .qmc5883l
+        var setup = SimulationSetup(orientation: orientation, chip: chip)
+        // Earth's field at the simulated place today, from the same model the heading filter expects.
+        let place = SimulatedWorld.sydney
+        if let year = decimalYear(unixSeconds: wall),
+           let world = SimulatedWorld.wmm(latitude: place.latitude, longitude: place.longitude, decimalYear: year) {
+            setup.world = world
+        }
+        switch accelerometer {
+        case .none: setup.accelerometer = nil
+        case .kind(let kind): setup.accelerometer = kind
+        case .automatic:
+            // Each chip's usual partner; a GY-271 (QMC5883L) is commonly paired with a GY-521 (MPU-6050).
+            switch chip {
+            case .lis2mdl: setup.accelerometer = .lsm303agr
+            case .ak09916: setup.accelerometer = .icm20948
+            default: setup.accelerometer = .mpu6050
+            }
+        }
+        return setup
+    }
+
+    private func openHardware() throws -> SensorSource {
+        if let sensor { return try openNamed(sensor) }
+        let detector = Detector(addresses: address.map { [$0] } ?? Detector.standardAddresses)
+        let report = try SystemScan(detector: detector).run(bus: bus)
+        guard let chosen = report.preferredMagnetometer, let kind = chosen.magnetometer else {
+            throw SensorSetupError.noSupportedMagnetometer(report.devices)
+        }
+        let i2c = try LinuxI2CBus(number: chosen.bus)
+        let chip = try DriverFactory.open(kind, bus: i2c, address: chosen.address)
+        let accel = try openAccelerometer(on: i2c, found: report.preferredAccelerometer(onBus: chosen.bus))
+        return SensorSource(magnetometer: chip, accelerometer: accel, orientation: orientation, rig: nil)
+    }
+
+    /// `--sensor NAME`: that chip at `--address` (or its usual addresses), on `--bus` (or every bus).
+    private func openNamed(_ sensor: ChipKind) throws -> SensorSource {
+        let present = SystemScan.devBuses()
+        let buses = bus.map { [$0] } ?? present
+        if buses.isEmpty { throw DetectionError.noBuses(requested: nil, present: []) }
+        var findings: [String] = []
+        for number in buses {
+            let i2c: LinuxI2CBus
+            do {
+                i2c = try LinuxI2CBus(number: number)
+            } catch {
+                if case .permissionDenied(let path) = error { throw DetectionError.permission(paths: [path]) }
+                if case .busNotFound = error, bus != nil { throw DetectionError.noBuses(requested: number, present: present) }
+                findings.append("bus \(number): " + firstLine(error.message))
+                continue
+            }
+            for candidate in address.map({ [$0] }) ?? DriverFactory.addresses(for: sensor) {
+                do {
+                    let chip = try DriverFactory.open(sensor, bus: i2c, address: candidate)
+                    let accel = try openAccelerometer(on: i2c, found: nil)
+                    return SensorSource(magnetometer: chip, accelerometer: accel, orientation: orientation, rig: nil)
+                } catch {
+                    findings.append("bus \(number), \(hexAddress(candidate)) (\(sensor.displayName)): "
+                        + firstLine(error.message))
+                }
+            }
+        }
+        throw SensorSetupError.nothingFound(findings)
+    }
+
+    /// The accelerometer asked for; automatic means the one detection found (nil when there is none
+    /// or it fails to start: the heading then assumes a level board).
+    private func openAccelerometer(on bus: any I2CBus, found: DetectedDevice?) throws(SensorError) -> (any Accelerometer)? {
+        switch accelerometer {
+        case .none:
+            return nil
+        case .kind(let kind):
+            var lastError: SensorError?
+            for candidate in kind.addresses {
+                do { return try AccelerometerFactory.open(kind, bus: bus, address: candidate) } catch { lastError = error }
+            }
+            if let lastError { throw lastError }
+            return nil
+        case .automatic:
+            let row = found ?? ScanReport.preferredAccelerometerRow(
+                Detector(addresses: Detector.accelerometerAddresses).scan(bus))
+            guard let row, let kind = row.accelerometer else { return nil }
+            return try? AccelerometerFactory.open(kind, bus: bus, address: row.address)
+        }
+    }
+}
+
+private func firstLine(_ s: String) -> String { String(s.split(separator: "\n").first ?? "") }

@@ -1,0 +1,83 @@
+import Options
+import Sensors
+import Session
+
+/// The options of every command that reads the magnetometer: which chip, where, how it is mounted,
+/// and whether to simulate it.
+struct SensorOptions: OptionGroup {
+    static let simulate = Option("simulate", help: "use the built-in simulator instead of real hardware")
+    static let sensor = Option("sensor", value: "NAME", help: "magnetometer: " + ChipKind.allCases.map(\.rawValue).joined(separator: ", ")
+        + " (default: the detected chip; with --simulate: the chip to emulate, default qmc5883l)")
+    static let bus = Option("bus", value: "N", help: "I²C bus number (/dev/i2c-N); default: scan every bus")
+    static let address = Option("address", value: "0xNN", help: "I²C address of the magnetometer (default: the chip's usual one)")
+    static let orientation = Option("orientation", value: "NAME", help: "how the board is mounted, e.g. x-forward-z-up (default: flat, "
+        + "components up, X arrow forward), x-right-z-down, yaw90, roll180; list in hardware/README.md")
+    static let accelerometer = Option("accelerometer", value: "NAME", help: "accelerometer for tilt: "
+        + AccelerometerKind.allCases.map(\.rawValue).joined(separator: ", ") + ", none (default: the detected one)")
+
+    static var options: [Option] { [simulate, sensor, bus, address, orientation, accelerometer] }
+
+    var selection: SensorSelection
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        var s = SensorSelection(simulate: arguments.flag(Self.simulate))
+        if let text = arguments.string(Self.sensor) { s.sensor = try Self.chip(text) }
+        s.bus = try arguments.int(Self.bus, in: 0...255)
+        s.address = try Self.address(arguments)
+        if let text = arguments.string(Self.orientation) {
+            do {
+                s.orientation = try MountingOrientation.named(text)
+                s.orientationGiven = true
+            } catch {
+                var expected = "a mounting name"
+                if case .unknownName(_, let suggestion?) = error { expected += " (did you mean '\(suggestion)'?)" }
+                expected += "\nvalid names: " + MountingOrientation.allNamed.map(\.name).joined(separator: " ")
+                    + "\naliases: " + MountingOrientation.aliases.map(\.alias).joined(separator: " ")
+                throw .invalidValue(option: Self.orientation.name, value: text, expected: expected)
+            }
+        }
+        if let text = arguments.string(Self.accelerometer) {
+            switch text.lowercased() {
+            case "none": s.accelerometer = .none
+            case "auto": s.accelerometer = .automatic
+            default:
+                guard let kind = AccelerometerKind(rawValue: text.lowercased()) else {
+                    throw .invalidValue(option: Self.accelerometer.name, value: text, expected: "one of "
+                        + (AccelerometerKind.allCases.map(\.rawValue) + ["none", "auto"]).joined(separator: ", "))
+                }
+                s.accelerometer = .kind(kind)
+            }
+        }
+        if s.simulate && (s.bus != nil || s.address != nil) {
+            throw .conflict("--bus and --address cannot be used with --simulate (the simulator has its own bus)")
+        }
+        selection = s
+    }
+
+    /// `--sensor NAME` as a chip.
+    static func chip(_ text: String) throws(UsageError) -> ChipKind {
+        guard let kind = ChipKind(rawValue: text.lowercased()) else {
+            throw .invalidValue(option: sensor.name, value: text,
+                                expected: "one of " + ChipKind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return kind
+    }
+
+    /// `--address 0xNN`, a 7-bit address a device may use.
+    static func address(_ arguments: ParsedArguments) throws(UsageError) -> I2CAddress? {
+        guard let value = try arguments.int(address, in: 0...0x7F) else { return nil }
+        guard (0x03...0x77).contains(value) else {
+            throw .invalidValue(option: address.name, value: arguments.string(address) ?? "",
+                                expected: "a 7-bit I²C address from 0x03 to 0x77")
+        }
+        return I2CAddress(value)
+    }
+}
+
+/// `--calibration FILE` for the commands that read the magnetometer live.
+enum CalibrationFileOption {
+    static let calibration = Option(
+        "calibration", value: "FILE",
+        help: "calibration profile to apply (default: the sensor's profile in $XDG_CONFIG_HOME/lodestone/calibration.json, "
+            + "else ~/.config/lodestone/calibration.json; made by 'lodestone calibrate')")
+}
