@@ -1,6 +1,7 @@
 // Pipeline benchmarks: one sample from register bytes to HeadingEstimate, and the end-to-end
 // simulation goal: a distorted, noisy, tilted board, calibrated from a tumble through the real driver
 // and emulator, then held still at headings all round: tilt-compensated heading error at each.
+import Platform
 import Calibration
 import Geomagnetism
 import Heading

@@ -1,5 +1,6 @@
 // Sensor benchmarks: raw register bytes → µT for every supported chip, and one full readIfReady
 // through the emulated bus (status read, data read, decode) for the QMC5883L.
+import Platform
 import Linear
 import Sensors
 import Simulation

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import TestSupport
 
 /// Checks that data is well-formed XML and returns the root element's name and attributes.
 final class RootElement: NSObject, XMLParserDelegate {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `lodestone calibrate` on the simulator, without a terminal: the wizard with --yes/--output,
 /// the accelerometer and heading steps fed from a pipe, --record and its round trip.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `lodestone calibrate --from-file` end to end: the real recording, raw counts, and every way a
 /// recording can be unusable.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The calibration wizard on a real terminal: `lodestone calibrate --simulate` in a private tmux
 /// server (100×32), left to finish by itself, answered with y, then `watch` picks up the profile.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("lodestone declination (end to end)")
 struct DeclinationCommandTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("lodestone detect (end to end)")
 struct DetectCommandTests {

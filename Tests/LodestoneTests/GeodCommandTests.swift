@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("lodestone geod (end to end)")
 struct GeodCommandTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `lodestone track` and `lodestone where` against a real gpsd fed by gpsfake. Each test uses its
 /// own free port and its own TMPDIR. They are skipped (with a message) only when gpsfake is missing.

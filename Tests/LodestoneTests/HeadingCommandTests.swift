@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("lodestone heading --from-file (end to end)")
 struct HeadingCommandTests {

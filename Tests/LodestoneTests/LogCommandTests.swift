@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The v1 log header: the contract scripts and spreadsheets rely on.
 let logHeaderV1 = "time,monotonic_s,raw_x_uT,raw_y_uT,raw_z_uT,cal_x_uT,cal_y_uT,cal_z_uT,field_uT,roll_deg,pitch_deg,"

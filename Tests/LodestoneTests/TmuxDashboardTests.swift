@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The dashboard in a real terminal: `lodestone watch --simulate` in a detached tmux session on a
 /// private socket, read back with capture-pane, resized, and quit with q.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `lodestone track` and `lodestone where` with the simulated receiver and with bad arguments
 /// (no gpsd needed).

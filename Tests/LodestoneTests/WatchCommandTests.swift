@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("lodestone watch (end to end)")
 struct WatchCommandTests {

@@ -1,3 +1,4 @@
+import Platform
 import Linear
 import Sensors
 import Simulation

@@ -1,26 +1,26 @@
 import Foundation
 
 /// The root of the package under test (three levels above this file).
-let packageRoot: URL = URL(fileURLWithPath: #filePath)
+public let packageRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// The built `lodestone` binary: $LODESTONE_BIN, else .build/debug/lodestone in the package.
-let lodestoneBinaryPath: String = {
+public let lodestoneBinaryPath: String = {
     if let path = ProcessInfo.processInfo.environment["LODESTONE_BIN"] { return path }
     return packageRoot.appendingPathComponent(".build/debug/lodestone").path
 }()
 
 /// The outcome of running the binary.
-struct RunResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var timedOut: Bool
+public struct RunResult {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    public var timedOut: Bool
 }
 
 /// Runs `lodestone` with arguments, optional stdin, and a timeout after which it gets SIGTERM
 /// (then SIGKILL one second later). Output is collected in full.
-func runLodestone(_ arguments: [String], stdin: String? = nil, timeout: Double = 20,
+public func runLodestone(_ arguments: [String], stdin: String? = nil, timeout: Double = 20,
                   environment: [String: String] = [:], signalAfter: Double? = nil) throws -> RunResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: lodestoneBinaryPath)
@@ -68,15 +68,15 @@ func runLodestone(_ arguments: [String], stdin: String? = nil, timeout: Double =
 }
 
 /// Thread-safe byte accumulator for pipe handlers.
-final class LockedData: @unchecked Sendable {
+public final class LockedData: @unchecked Sendable {
     private var data = Data()
     private let lock = NSLock()
-    func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
-    var value: Data { lock.lock(); defer { lock.unlock() }; return data }
+    public func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
+    public var value: Data { lock.lock(); defer { lock.unlock() }; return data }
 }
 
 /// A scratch folder for one test, removed by the caller.
-func makeTemporaryFolder(_ name: String = "lodestone-test") throws -> URL {
+public func makeTemporaryFolder(_ name: String = "lodestone-test") throws -> URL {
     let url = FileManager.default.temporaryDirectory
         .appendingPathComponent("\(name)-\(getpid())-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -1,5 +1,5 @@
 import Testing
-@testable import lodestone
+@testable import Session
 
 @Suite struct HeadingLineTests {
     @Test func roundsBeforeNamingAndNeverShows360() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import lodestone
+import TestSupport
+@testable import Session
 import Calibration
 import Linear
 import Platform
@@ -21,7 +22,7 @@ struct ProfileLoadingTests {
         let folder = try makeTemporaryFolder("profile-atomic")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("calibration.json").path
-        let store = try ProfileStore(path: path)
+        let store = try ProfileStore(path: path, configFolder: nil)
         try store.save(profile("qmc5883l", bus: 1, address: 13, offset: 10))
         let before = try String(contentsOfFile: path, encoding: .utf8)
         // The temporary file's name is taken by a folder, so the write fails half way.
@@ -41,7 +42,7 @@ struct ProfileLoadingTests {
     @Test func saveKeepsOtherSensorsProfiles() throws {
         let folder = try makeTemporaryFolder("profile-upsert")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try ProfileStore(path: folder.appendingPathComponent("c.json").path)
+        let store = try ProfileStore(path: folder.appendingPathComponent("c.json").path, configFolder: nil)
         try store.save(profile("qmc5883l", bus: 1, address: 13, offset: 1))
         try store.save(profile("simulated-qmc5883l", offset: 2))
         try store.save(profile("qmc5883l", bus: 1, address: 13, offset: 3))
@@ -59,14 +60,14 @@ struct ProfileLoadingTests {
         let path = folder.appendingPathComponent("calibration.json").path
         try content.write(toFile: path, atomically: true, encoding: .utf8)
         do {
-            _ = try ProfileStore(path: path).loadAll()
+            _ = try ProfileStore(path: path, configFolder: nil).loadAll()
             Issue.record("a corrupt file was accepted: \(content)")
         } catch {
             #expect(error.message.contains(path), "the message names the file: \(error.message)")
             #expect(error.exitCode == .dataError)
         }
         // Saving over it is refused rather than silently replacing it.
-        #expect(throws: ProfileStoreError.self) { try ProfileStore(path: path).save(self.profile("qmc5883l")) }
+        #expect(throws: ProfileStoreError.self) { try ProfileStore(path: path, configFolder: nil).save(self.profile("qmc5883l")) }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == content)
     }
 
@@ -76,14 +77,14 @@ struct ProfileLoadingTests {
         let path = folder.appendingPathComponent("mine.json").path
         try "{ not json".write(toFile: path, atomically: true, encoding: .utf8)
         do {
-            _ = try loadProfile(for: Self.info, explicitPath: path, simulated: false)
+            _ = try loadProfile(for: Self.info, explicitPath: path, simulated: false, configFolder: nil, home: nil)
             Issue.record("accepted a corrupt explicit file")
         } catch let error as any UserFacingError {
             #expect(error.exitCode == .dataError)
             #expect(error.message.contains(path))
         }
         do {
-            _ = try loadProfile(for: Self.info, explicitPath: folder.appendingPathComponent("missing.json").path, simulated: false)
+            _ = try loadProfile(for: Self.info, explicitPath: folder.appendingPathComponent("missing.json").path, simulated: false, configFolder: nil, home: nil)
             Issue.record("accepted a missing explicit file")
         } catch let error as any UserFacingError {
             #expect(error.exitCode == .ioError)
@@ -96,7 +97,7 @@ struct ProfileLoadingTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("gauss.json").path
         try (profile("recording", offset: 0.25, unit: "gauss").jsonValue.serialized(pretty: true)).write(toFile: path, atomically: true, encoding: .utf8)
-        let (loaded, description) = try loadProfile(for: Self.info, explicitPath: path, simulated: false)
+        let (loaded, description) = try loadProfile(for: Self.info, explicitPath: path, simulated: false, configFolder: nil, home: nil)
         #expect(loaded?.unit == "uT")
         #expect(abs((loaded?.offset.x ?? 0) - 25) < 1e-9)
         #expect(description.hasPrefix("calibration: \(path)"), "\(description)")
@@ -104,16 +105,17 @@ struct ProfileLoadingTests {
 
         let counts = folder.appendingPathComponent("counts.json").path
         try (profile("recording", unit: "counts").jsonValue.serialized(pretty: true)).write(toFile: counts, atomically: true, encoding: .utf8)
-        #expect(throws: ProfileLoadingError.self) { try loadProfile(for: Self.info, explicitPath: counts, simulated: false) }
+        #expect(throws: ProfileLoadingError.self) { try loadProfile(for: Self.info, explicitPath: counts, simulated: false, configFolder: nil, home: nil) }
     }
 
     @Test func defaultFile_foundMissingCorruptAndSimulated() throws {
         let folder = try makeTemporaryFolder("profile-default")
         defer { try? FileManager.default.removeItem(at: folder) }
-        // The default location, given directly (the environment is shared by tests running in parallel).
-        let path = folder.appendingPathComponent("lodestone/calibration.json").path
+        // The default location: the config folder, given as the environment would.
+        let configFolder = folder.appendingPathComponent("lodestone").path
+        let path = configFolder + "/calibration.json"
         func load(simulated: Bool) throws -> (profile: CalibrationProfile?, description: String) {
-            try loadProfile(for: Self.info, explicitPath: nil, simulated: simulated, defaultPath: path)
+            try loadProfile(for: Self.info, explicitPath: nil, simulated: simulated, configFolder: configFolder, home: nil)
         }
 
         let none = try load(simulated: false)
@@ -121,7 +123,7 @@ struct ProfileLoadingTests {
         #expect(none.description.hasPrefix("uncalibrated: no profile for QMC5883L on bus 1 at 0x0d"), "\(none.description)")
         #expect(none.description.contains("lodestone calibrate"))
 
-        try ProfileStore(path: path).save(profile("qmc5883l", bus: 1, address: 13, offset: 7))
+        try ProfileStore(path: path, configFolder: nil).save(profile("qmc5883l", bus: 1, address: 13, offset: 7))
         let found = try load(simulated: false)
         #expect(found.profile?.offset.x == 7)
         #expect(found.description == "calibration: \(path) (qmc5883l on bus 1 at 0x0d, 2026-11-29, full, residual 1.3 %)",

@@ -5,7 +5,7 @@ import Glibc
 // independent geodesic (Vincenty) to check distances with.
 
 /// The gpsfake executable, or nil when gpsd's test tools are not installed.
-let gpsfakePath: String? = {
+public let gpsfakePath: String? = {
     let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
     for folder in folders + ["/usr/bin", "/usr/local/bin"] {
         let candidate = "\(folder)/gpsfake"
@@ -14,7 +14,7 @@ let gpsfakePath: String? = {
     return nil
 }()
 
-let gpsfakeMissingMessage = "gpsfake is not installed (Debian packages gpsd and gpsd-clients); "
+public let gpsfakeMissingMessage = "gpsfake is not installed (Debian packages gpsd and gpsd-clients); "
     + "'make test' installs them — skipping the tests against a real gpsd"
 
 /// Clears the signal mask, then runs argv[1:] in place (same pid, same process group).
@@ -22,11 +22,11 @@ private let unblockAndExec =
     "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
 
 /// The NMEA logs and gpsd's .chk output (Tests/Fixtures/nmea).
-let nmeaFolder = URL(fileURLWithPath: #filePath)
+public let nmeaFolder = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/nmea")
 
 /// A free TCP port on 127.0.0.1 (bound to port 0, read back, released).
-func freeTCPPort() -> UInt16 {
+public func freeTCPPort() -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()
@@ -43,7 +43,7 @@ func freeTCPPort() -> UInt16 {
 }
 
 /// True when something accepts TCP connections on 127.0.0.1:port.
-func acceptsConnections(_ port: UInt16) -> Bool {
+public func acceptsConnections(_ port: UInt16) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()
@@ -56,7 +56,7 @@ func acceptsConnections(_ port: UInt16) -> Bool {
 }
 
 /// Polls `condition` every 20 ms until it holds or `timeout` passes.
-func pollUntil(_ timeout: Double, _ condition: () -> Bool) -> Bool {
+public func pollUntil(_ timeout: Double, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if condition() { return true }
@@ -68,13 +68,13 @@ func pollUntil(_ timeout: Double, _ condition: () -> Bool) -> Bool {
 /// gpsfake replaying one log once (`gpsfake -1 -p -q -P PORT LOG`) with a private TMPDIR. Its
 /// stdout (the JSON gpsd produced) is kept as the reference. The process runs in its own process
 /// group (Foundation's Process does that), so `kill()` takes gpsd down with it.
-final class GpsFake {
-    let port: UInt16
-    let folder: URL
-    let process = Process()
-    var referenceURL: URL { folder.appendingPathComponent("reference.json") }
+public final class GpsFake {
+    public let port: UInt16
+    public let folder: URL
+    public let process = Process()
+    public var referenceURL: URL { folder.appendingPathComponent("reference.json") }
 
-    init(log: String, port: UInt16, cycle: Double? = nil) throws {
+    public init(log: String, port: UInt16, cycle: Double? = nil) throws {
         self.port = port
         folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("lodestone-gpsfake-\(getpid())-\(port)-\(UUID().uuidString.prefix(6))")
@@ -103,37 +103,37 @@ final class GpsFake {
     }
 
     /// Waits until gpsd accepts connections (the recipe: poll, then start the client at once).
-    func waitUntilListening(timeout: Double = 15) -> Bool {
+    public func waitUntilListening(timeout: Double = 15) -> Bool {
         pollUntil(timeout) { acceptsConnections(port) || !process.isRunning }
             && process.isRunning
     }
 
     /// Waits for gpsfake to reach the end of the log and exit.
-    func waitUntilFinished(timeout: Double = 30) -> Bool {
+    public func waitUntilFinished(timeout: Double = 30) -> Bool {
         pollUntil(timeout) { !process.isRunning }
     }
 
     /// Kills gpsfake and its gpsd (the whole process group) at once.
-    func kill() {
+    public func kill() {
         guard process.isRunning else { return }
         Glibc.kill(-process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
     /// The JSON lines gpsd sent to gpsfake's own client.
-    func referenceLines() -> [String] {
+    public func referenceLines() -> [String] {
         let text = (try? String(contentsOf: referenceURL, encoding: .utf8)) ?? ""
         return text.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasPrefix("{") }
     }
 }
 
 /// `lodestone` running in the background, its output collected as it comes.
-final class BackgroundLodestone {
-    let process = Process()
+public final class BackgroundLodestone {
+    public let process = Process()
     private let out = LockedData(), err = LockedData()
     private let outPipe = Pipe(), errPipe = Pipe()
 
-    init(_ arguments: [String]) throws {
+    public init(_ arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: lodestoneBinaryPath)
         process.arguments = arguments
         process.standardOutput = outPipe
@@ -147,11 +147,11 @@ final class BackgroundLodestone {
 
     deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
-    var stdout: String { String(decoding: out.value, as: UTF8.self) }
-    var stderr: String { String(decoding: err.value, as: UTF8.self) }
+    public var stdout: String { String(decoding: out.value, as: UTF8.self) }
+    public var stderr: String { String(decoding: err.value, as: UTF8.self) }
 
     /// Sends SIGTERM and waits for the exit status (SIGKILL after `timeout`).
-    func stop(timeout: Double = 5) -> Int32 {
+    public func stop(timeout: Double = 5) -> Int32 {
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
         if !pollUntil(timeout, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
@@ -165,7 +165,7 @@ final class BackgroundLodestone {
 
 /// The text of a JSON member in one gpsd line (`"lat":48.2175` → "48.2175"), read without a JSON
 /// library so the digits are exactly gpsd's.
-func gpsdMemberText(_ key: String, in line: String) -> String? {
+public func gpsdMemberText(_ key: String, in line: String) -> String? {
     guard let range = line.range(of: "\"\(key)\":") else { return nil }
     var text = ""
     for c in line[range.upperBound...] {
@@ -176,15 +176,15 @@ func gpsdMemberText(_ key: String, in line: String) -> String? {
 }
 
 /// One epoch of gpsd's stream: the TPVs with mode ≥ 2 that share a time, consecutive.
-struct ReferenceEpoch: Equatable {
-    var time: String
-    var lat: Double
-    var lon: Double
+public struct ReferenceEpoch: Equatable {
+    public var time: String
+    public var lat: Double
+    public var lon: Double
 }
 
 /// Groups TPV lines (mode ≥ 2, with time and position) into epochs, as a client that merges by
 /// time sees them.
-func referenceEpochs(_ lines: [String]) -> [ReferenceEpoch] {
+public func referenceEpochs(_ lines: [String]) -> [ReferenceEpoch] {
     var epochs: [ReferenceEpoch] = []
     for line in lines where gpsdMemberText("class", in: line) == "TPV" {
         guard let mode = gpsdMemberText("mode", in: line).flatMap({ Int($0) }), mode >= 2,
@@ -202,7 +202,7 @@ func referenceEpochs(_ lines: [String]) -> [ReferenceEpoch] {
 }
 
 /// Distinct TPV times with mode ≥ 2 in a .chk file.
-func distinctFixTimes(chk: String) throws -> Int {
+public func distinctFixTimes(chk: String) throws -> Int {
     let text = try String(contentsOf: nmeaFolder.appendingPathComponent(chk), encoding: .utf8)
     let lines = text.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasPrefix("{") }
     return Set(referenceEpochs(lines).map(\.time)).count
