@@ -88,8 +88,8 @@ let package = Package(
         .testTarget(name: "OptionsTests", dependencies: ["Options"]),
         .testTarget(name: "SessionTests", dependencies: [
             "Session", "TestSupport", "Platform", "Sensors", "Simulation", "GNSS", "Heading", "Calibration", "HeadingLog",
-            "Terminal", "Linear",
+            "Terminal", "Linear", "JSON", "Geodesy",
         ]),
-        .testTarget(name: "LodestoneTests", dependencies: ["lodestone", "TestSupport", "Session", "Options"]),
+        .testTarget(name: "LodestoneTests", dependencies: ["lodestone", "TestSupport", "Session", "Options", "Linear"]),
     ]
 )

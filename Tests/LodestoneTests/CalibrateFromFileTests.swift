@@ -147,12 +147,12 @@ struct CalibrateFromFileTests {
         let r = try runLodestone(["calibrate", "--from-file", path], timeout: 30)
         #expect(r.status == 65, "exit \(r.status): \(r.stderr)")
         #expect(r.stderr.contains("covered") || r.stderr.contains("orientations"), "\(r.stderr)")
-        if r.stderr.contains("--force") {
-            let forced = try runLodestone(["calibrate", "--from-file", path, "--force"], timeout: 30)
-            #expect(forced.status == 0, "\(forced.stderr)")
-            #expect(forced.stderr.contains("FAILED"))
-            #expect(try json(forced.stdout)["offset"] != nil)
-        }
+        // A fit exists, so the message must offer --force, and --force must write it.
+        #expect(r.stderr.contains("--force"), "\(r.stderr)")
+        let forced = try runLodestone(["calibrate", "--from-file", path, "--force"], timeout: 30)
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(forced.stderr.contains("FAILED"))
+        #expect(try json(forced.stdout)["offset"] != nil)
     }
 
     @Test("missing magnetometer columns: exit 65 naming the columns found")

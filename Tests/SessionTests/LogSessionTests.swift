@@ -1,0 +1,76 @@
+import Foundation
+import HeadingLog
+import Platform
+@testable import Session
+import Testing
+import TestSupport
+
+/// `log` sessions in simulated time: the schedule, the duration, a stop signal, rotation.
+@Suite("log session on a manual clock")
+struct LogSessionTests {
+    func request(_ path: String, rate: Double, duration: Double? = nil, rotation: LogRotation = .none) -> LogRequest {
+        LogRequest(live: LiveRequest(sensors: SensorSelection(simulate: true), gnss: .none, distanceFilter: 0),
+                   file: LogSession.Options(path: path, rotation: rotation), rate: rate, duration: duration)
+    }
+
+    @Test("--duration 1 at 20 rows/s: one row per 50 ms slot, then it stops by itself")
+    func duration() throws {
+        let h = try SessionHarness("log-duration")
+        let path = h.path("d.csv")
+        #expect(try LogRecording.run(request(path, rate: 20, duration: 1), runtime: h.runtime("log")) == .success)
+        let check = LogCheck(path: path)
+        #expect(check.problems.isEmpty, "\(check.problems.prefix(3))")
+        #expect(check.rows.count == 20, "\(check.rows.count) rows")
+        let times = try #require(check.runs.first)
+        let intervals = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect(intervals.allSatisfy { abs($0 - 0.05) < 0.006 }, "50 ms apart (to a sample period): \(intervals)")
+        #expect(h.clock.now() >= 0.95 && h.clock.now() < 1.05, "stopped after its second: \(h.clock.now())")
+        #expect(h.diagnostics.text.contains("20 rows written to \(path)"), "\(h.diagnostics.text)")
+    }
+
+    @Test("SIGTERM: flushed, closed, exit 0, every row whole, a heading on every row")
+    func stopSignal() throws {
+        let h = try SessionHarness("log-stop")
+        h.events.schedule(.stop, at: 1.5)
+        let path = h.path("term.csv")
+        #expect(try LogRecording.run(request(path, rate: 50), runtime: h.runtime("log")) == .success)
+        let check = LogCheck(path: path)
+        #expect(check.problems.isEmpty, "\(check.problems.prefix(3))")
+        #expect((74...76).contains(check.rows.count), "\(check.rows.count) rows in 1.5 s at 50 Hz")
+        #expect(h.diagnostics.text.contains("\(check.rows.count) rows written"))
+        #expect(check.rows.allSatisfy { Double($0[12]).map { $0 >= 0 && $0 < 360 } == true }, "a heading on every row")
+        #expect(check.rows.allSatisfy { $0[18].isEmpty }, "no GNSS columns with gnss: .none")
+    }
+
+    @Test("--rotate daily: FILE-YYYYMMDD.csv for the UTC day of the session's wall clock")
+    func rotateDaily() throws {
+        let h = try SessionHarness("log-daily")
+        let base = h.path("day.csv")
+        #expect(try LogRecording.run(request(base, rate: 10, duration: 0.5, rotation: .daily), runtime: h.runtime("log")) == .success)
+        // The harness's wall clock starts at 1_795_000_000 s: 2026-11-18 UTC.
+        let expected = h.path("day-20261118.csv")
+        let check = LogCheck(path: expected)
+        #expect(check.problems.isEmpty, "\(check.problems)")
+        #expect(check.rows.count == 5)
+        #expect(check.rows.first?[0].hasPrefix("2026-11-18T") == true)
+        #expect(!FileManager.default.fileExists(atPath: base))
+    }
+
+    @Test("with the simulated receiver: positions and legs on the rows")
+    func withGNSS() throws {
+        let h = try SessionHarness("log-gnss")
+        let path = h.path("g.csv")
+        var r = request(path, rate: 5, duration: 4)
+        r.live.gnss = .automatic
+        _ = try LogRecording.run(r, runtime: h.runtime("log"))
+        let check = LogCheck(path: path)
+        #expect(check.problems.isEmpty)
+        #expect(check.rows.count == 20)
+        let withFix = check.rows.filter { !$0[19].isEmpty }
+        #expect(withFix.count >= 14, "the receiver's first fix comes within the first second: \(withFix.count)")
+        #expect(check.rows.filter { !$0[25].isEmpty }.count >= 2, "legs between fixes")
+        // The estimate on the row that brings the first fix was made before it; from then on the
+        // declination comes from the fix.
+        #expect(withFix.dropFirst().allSatisfy { $0[14] == "wmm" }, "\(withFix.map { $0[14] })")
+    }
+}
