@@ -95,7 +95,8 @@ public struct MovementReport: Sendable, Equatable {
     /// Distance travelled so far by the tracker's odometer, metres (see `Odometer`): movement,
     /// not position jitter, so it is not always the sum of the legs.
     public var totalDistance: Double
-    /// Speed over ground, m/s: the receiver's, else the leg's distance over its time.
+    /// Speed over ground, m/s: the receiver's, else the leg's distance over its time when the leg is
+    /// longer than the fixes' error (a shorter one's speed would be the jitter's).
     public var speed: Double?
     /// Course over ground, degrees true: the receiver's while it is moving (below three times the
     /// speed's error a course is noise and left out), else the leg's azimuth when the displacement

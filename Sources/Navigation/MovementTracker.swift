@@ -87,7 +87,7 @@ public struct MovementTracker: Sendable {
         lastReported = fix
         reportCount += 1
         var speed = fix.speed
-        if speed == nil, let leg, let dt = leg.elapsed, dt > 0 { speed = leg.distance / dt }
+        if speed == nil, let leg, leg.isDisplacementSignificant, let dt = leg.elapsed, dt > 0 { speed = leg.distance / dt }
         var course = GroundVelocity(fix: fix, defaultSpeedError: defaultSpeedError)?.trustedCourse
         if course == nil, let leg, leg.isDisplacementSignificant { course = leg.azimuth }
         return .report(MovementReport(fix: fix, sequence: reportCount, leg: leg,

@@ -203,3 +203,22 @@ struct MovementRuleTests {
         #expect(abs(tracker.totalDistance - 1.4 * 299) < 0.02 * 1.4 * 299)
     }
 }
+
+@Suite("Speeds a report derives")
+struct DerivedSpeedTests {
+    /// Without a receiver speed the report's speed comes from the leg, but only from a leg longer
+    /// than the fixes' error: a shorter one would give the jitter's speed.
+    @Test func derivedOnlyFromSignificantLegs() throws {
+        let (a, far) = try fixPair(distance: 12, azimuth: 30, eph: 2)
+        let (_, near) = try fixPair(distance: 2, azimuth: 30, eph: 2)
+        var tracker = MovementTracker()
+        _ = tracker.process(a)
+        #expect(abs((tracker.process(far).report?.speed ?? 0) - 3) < 1e-9)
+        var jitter = MovementTracker()
+        _ = jitter.process(a)
+        let r = try #require(jitter.process(near).report)
+        #expect(r.speed == nil && r.isStationary)
+        #expect(formatReportSummary(r) == "stationary; total 0 m")
+        #expect(formatReportSummary(r, language: .zh) == "静止；累计0米")
+    }
+}
