@@ -24,8 +24,10 @@ import Glibc
 /// at rest the speed is the length of a 2D noise vector (Rayleigh), which exceeds 3σ in 1.1 % of
 /// fixes when σ is right, and practically never when σ is the conservative 0.2 m/s. So with no
 /// `eps` a receiver moving at 0.6 m/s or more is moving. The course's error is about
-/// atan(σ / speed): at least 3σ keeps it under 19°, so the course is trusted only then (and never
-/// when the receiver itself says its course error `epd` is 90° or more).
+/// atan(σ / speed): at least 3σ keeps it under 19°, so the course is trusted only then, and never
+/// when `epd` is 90° or more. (gpsd's own `epd`, filled in from two positions as
+/// 2·asin(e / √(d² + e²)) only when the move d exceeds the error e, is always below 90°; so only a
+/// receiver that itself calls its course meaningless withdraws it.)
 ///
 /// ```swift
 /// let v = GroundVelocity(fix: Fix(mode: .threeD, lat: 0, lon: 0, course: 40, speed: 3, eph: 11))
