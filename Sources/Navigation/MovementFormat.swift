@@ -4,23 +4,44 @@ import Platform
 // Text for movement reports, in English or Chinese. The data (`MovementReport`, `Leg`) stays
 // free of presentation; these functions only read it.
 
-/// "N30°E, moved 12 m" / "北偏东30度 移动了12米"; "stationary" / "静止" when the move is within
-/// the fixes' combined error (no direction is given then).
+/// "N30°E, moved 12 m" / "北偏东30度 移动了12米"; "stationary" / "静止" when neither the move nor
+/// the receiver's speed shows movement; "moved 3 m" / "移动了3米" when moving without a known
+/// direction (a speed but no course, and a move within the fixes' error). The direction is
+/// `leg.direction`: the geodesic azimuth when the move exceeds the fixes' combined error, else the
+/// receiver's course while it is moving.
 ///
 /// ```swift
 /// formatMovement(Leg(distance: 12, azimuth: 30, errorRadius: 4), style: .quadrant(decimals: 0))
 /// // "N30°E, moved 12 m"
 /// formatMovement(Leg(distance: 5, azimuth: 0, errorRadius: 4), style: .quadrant(decimals: 0), language: .zh)
 /// // "正北 移动了5米"
+/// let boat = Leg(distance: 3, azimuth: 200, errorRadius: 15.6, velocity: GroundVelocity(speed: 3, speedError: 0.2, course: 30))
+/// formatMovement(boat, style: .quadrant(decimals: 0))   // "N30°E, moved 3 m"
 /// ```
 public func formatMovement(_ leg: Leg, style: BearingStyle = .quadrant(decimals: 0), language: Language = .en) -> String {
     if leg.isStationary { return stationaryWord(language) }
-    let direction = formatBearing(leg.azimuth, style: style, language: language)
     let distance = formatDistance(leg.distance, language: language)
-    switch language {
-    case .en: return direction + ", moved " + distance
-    case .zh: return direction + " 移动了" + distance
+    guard let direction = leg.direction else {
+        return (language == .en ? "moved " : "移动了") + distance
     }
+    let text = formatBearing(direction, style: style, language: language)
+    switch language {
+    case .en: return text + ", moved " + distance
+    case .zh: return text + " 移动了" + distance
+    }
+}
+
+/// The direction of a leg as text: the formatted `leg.direction`, "stationary" / "静止", or
+/// "moving" / "移动中" when moving without a known direction.
+///
+/// ```swift
+/// formatDirection(Leg(distance: 12, azimuth: 30, errorRadius: 4), style: .points16)   // "NNE"
+/// formatDirection(Leg(distance: 1, azimuth: 30, errorRadius: 4), language: .zh)      // "静止"
+/// ```
+public func formatDirection(_ leg: Leg, style: BearingStyle = .quadrant(decimals: 0), language: Language = .en) -> String {
+    if leg.isStationary { return stationaryWord(language) }
+    guard let direction = leg.direction else { return language == .en ? "moving" : "移动中" }
+    return formatBearing(direction, style: style, language: language)
 }
 
 /// "stationary" or "静止".
@@ -44,8 +65,9 @@ public func formatSpeed(_ metresPerSecond: Double, language: Language = .en) -> 
     decimalText(metresPerSecond, decimals: 1) + (language == .en ? " m/s" : "米/秒")
 }
 
-/// The report after its time and position: "start" for the first, else the movement, the total,
-/// and speed and course when known (the course only when moving at 0.3 m/s or more).
+/// The report after its time and position: "start" for the first, else the movement, the total
+/// travelled (the odometer), and speed and course when known (`report.course` is only set while
+/// the course means something; below 0.3 m/s it is never shown).
 ///
 /// ```swift
 /// formatReportSummary(report, style: .quadrant(decimals: 0), language: .en)

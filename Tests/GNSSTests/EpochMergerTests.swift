@@ -60,7 +60,8 @@ struct EpochMergerTests {
 
     /// Replays gpsd's TPVs for each real log: one fix per distinct time with mode ≥ 2, at the
     /// reported positions, with the track of any TPV of the epoch.
-    @Test(arguments: [("bt451.log", 12), ("haicom-305N.log", 67), ("nl2008u.log", 9)])
+    @Test(arguments: [("bt451.log", 12), ("haicom-305N.log", 67), ("nl2008u.log", 9),
+                      ("stationary-jitter.log", 30), ("course-reversal.log", 25)])
     func oneFixPerDistinctTimeInRealLogs(log: String, expected: Int) throws {
         var merger = EpochMerger()
         var out: [Fix] = []

@@ -103,7 +103,7 @@ struct GpsdReportTests {
         #expect(Fix(epy: 5).horizontalError == 5)
     }
 
-    @Test(arguments: ["bt451.log", "haicom-305N.log", "nl2008u.log"])
+    @Test(arguments: ["bt451.log", "haicom-305N.log", "nl2008u.log", "stationary-jitter.log", "course-reversal.log"])
     func everyLineGpsdProducedParsesWithoutNaN(log: String) throws {
         var tpvs = 0
         for line in try chkJSONLines(log) {

@@ -9,7 +9,7 @@ func fixPair(distance: Double, azimuth: Double, eph: Double?,
     let a = try GeoPoint(latitude: start.0, longitude: start.1)
     let b = try Geodesic.direct(from: a, azimuth: azimuth, distance: distance).point
     return (Fix(time: 1000, mode: .threeD, lat: a.latitude, lon: a.longitude, eph: eph),
-            Fix(time: 1010, mode: .threeD, lat: b.latitude, lon: b.longitude, eph: eph))
+            Fix(time: 1004, mode: .threeD, lat: b.latitude, lon: b.longitude, eph: eph))
 }
 
 /// The second report of a tracker fed the pair.
@@ -90,9 +90,9 @@ struct NotationTests {
         #expect(formatReportSummary(first) == "start")
         #expect(formatReportSummary(first, language: .zh) == "起点")
         let second = try #require(tracker.process(b).report)
-        // No speed or course from the receiver: derived from the leg (12 m in 10 s, toward 30°).
-        #expect(formatReportSummary(second) == "N30°E, moved 12 m; total 12 m; 1.2 m/s, course N30°E")
-        #expect(formatReportSummary(second, language: .zh) == "北偏东30度 移动了12米；累计12米；速度1.2米/秒，航向北偏东30度")
+        // No speed or course from the receiver: derived from the leg (12 m in 4 s, toward 30°).
+        #expect(formatReportSummary(second) == "N30°E, moved 12 m; total 12 m; 3.0 m/s, course N30°E")
+        #expect(formatReportSummary(second, language: .zh) == "北偏东30度 移动了12米；累计12米；速度3.0米/秒，航向北偏东30度")
         // At rest the receiver's course means nothing and is not shown.
         var resting = second
         resting.speed = 0.1
