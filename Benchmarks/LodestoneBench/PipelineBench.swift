@@ -3,10 +3,12 @@
 // and emulator, then held still at headings all round: tilt-compensated heading error at each.
 import Platform
 import Calibration
+import Glibc
 import Geomagnetism
 import Heading
 import Linear
 import Sensors
+import Session
 import Simulation
 
 func runPipelineBenchmarks() {
@@ -14,14 +16,17 @@ func runPipelineBenchmarks() {
     reportCalibratedTiltedError()
 }
 
-/// Register bytes → µT → body axes → calibration → filter → estimate, for a QMC5883L at 200 Hz.
+/// Register bytes → µT → body axes → the pipeline `watch` and `log` build (`HeadingPipeline` from a
+/// `PipelineSetup`: calibration, a custom mounting, the heading-alignment yaw, the filter with tilt,
+/// smoothing, WMM declination, a deviation card and accuracy) → estimate, for a QMC5883L at 200 Hz.
 private func benchPipelineSample() {
     var rng = SplitMix64(seed: 11)
     let field = Vector3(24.0, 5.5, -51.4)
+    let orientation = MountingOrientation.componentSideUp
     let patterns: [[UInt8]] = (0..<256).map { i in
         let yaw = Double(i) * 360 / 256
         let body = Matrix3.rotation(roll: 0, pitch: 0, yaw: radians(yaw)).transposed * field
-        let chip = MountingOrientation.componentSideUp.toChip(body) + Vector3(30, -18, 12)
+        let chip = orientation.toChip(body) + Vector3(30, -18, 12)
         var bytes: [UInt8] = []
         for axis in 0..<3 {
             let counts = Int16(((chip[axis] + 0.2 * rng.nextGaussian()) * 30).rounded())
@@ -30,20 +35,22 @@ private func benchPipelineSample() {
         }
         return bytes
     }
+    // A profile that exercises every stage: offsets, a mounting (the same as the reader's, so the
+    // heading stays meaningful), a 2° alignment yaw and a 36-sector deviation card.
+    let card = DeviationCard(corrections: (0..<36).map { (k: Int) -> Double in 1.5 * sin(Double(k) * Double.pi / 18) })
     let profile = CalibrationProfile(sensor: SensorIdentity(chip: "qmc5883l"), offset: Vector3(30, 18, -12),
-                                     matrix: .identity, fieldStrength: 57, created: "bench")
-    let orientation = MountingOrientation.componentSideUp
-    var config = HeadingFilterConfiguration()
-    config.fieldProvider = ExpectedField.wmm
-    config.declinationSource = .location(latitude: -33.8694, longitude: 151.199)
+                                     matrix: .identity, fieldStrength: 57, created: "bench",
+                                     mounting: orientation.matrix, yawOffsetDegrees: 2, deviation: card)
+    let settings = HeadingSettings(declinationSource: .location(latitude: -33.8694, longitude: 151.199))
+    let setup = PipelineSetup(profile: profile, settings: settings, orientation: orientation, sensorNoise: 0.2)
     bench("pipeline.sample", iterations: 400_000, extra: [("goal_ns", "1000")]) { n in
-        var filter = HeadingFilter(configuration: config)
+        let pipeline = HeadingPipeline(setup)
         var sum = 0.0
         for i in 0..<n {
             guard let chip = QMC5883L.decode(patterns[i & 255], range: .gauss8) else { continue }
-            let magnetic = profile.apply(orientation.toBody(chip))
             let t = Double(i) * 0.005
-            if let e = filter.update(sample: CalibratedSample(monotonic: t, wall: 1_790_000_000 + t, magnetic: magnetic)) {
+            let sample = MagnetometerSample(monotonic: t, wall: 1_790_000_000 + t, field: orientation.toBody(chip))
+            if let e = pipeline.process(sample) {
                 sum += e.magneticHeading + e.accuracy
             }
         }

@@ -30,9 +30,10 @@ public struct TrackOutput: Sendable {
         }
     }
 
-    /// The direction text for a leg: the formatted bearing, or "stationary" / "静止".
+    /// The direction text for a leg (Navigation's rule: the geodesic bearing of a significant
+    /// displacement, else the course over ground while moving), or "stationary" / "静止".
     func direction(_ leg: Leg) -> String {
-        leg.isStationary ? stationaryWord(language) : formatBearing(leg.azimuth, style: style, language: language)
+        formatDirection(leg, style: style, language: language)
     }
 
     private func textLine(_ report: MovementReport) -> String {
