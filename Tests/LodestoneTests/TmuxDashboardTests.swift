@@ -6,60 +6,6 @@ import TestSupport
 /// private socket, read back with capture-pane, resized, and quit with q.
 @Suite("watch dashboard in tmux", .serialized)
 struct TmuxDashboardTests {
-    static let tmuxPath: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-
-    /// One tmux server of our own (`-L`), so no other session is ever touched.
-    final class TmuxServer {
-        let executable: String
-        let socket = "lodestone-dashboard-test-\(getpid())"
-
-        init(executable: String) { self.executable = executable }
-
-        /// Runs one tmux command and returns its exit status and output. Spawned directly and reaped
-        /// with waitpid: the server that new-session starts inherits the spawner's descriptors, so
-        /// anything that waits for a pipe or socket to close (as Foundation's Process does) would hang.
-        @discardableResult
-        func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-            let outputPath = NSTemporaryDirectory() + "\(socket)-\(UUID().uuidString).out"
-            defer { unlink(outputPath) }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-            let argv = ([executable, "-L", socket, "-u", "-f", "/dev/null"] + arguments).map { strdup($0) }
-            defer { argv.forEach { free($0) } }
-            var pid = pid_t()
-            let spawned = posix_spawn(&pid, executable, &actions, nil, argv + [nil], environ)
-            guard spawned == 0 else { throw CocoaError(.executableLoad) }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-            let exited = status & 0x7F == 0
-            return (exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output)
-        }
-
-        func capture() throws -> String { try run(["capture-pane", "-p", "-t", "dash"]).output }
-
-        /// Polls the pane until `condition` holds or `timeout` passes; returns the last capture.
-        func waitFor(_ timeout: Double, _ condition: (String) -> Bool) throws -> String {
-            let deadline = Date().addingTimeInterval(timeout)
-            var screen = try capture()
-            while !condition(screen) && Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.1)
-                screen = try capture()
-            }
-            return screen
-        }
-
-        func kill() {
-            _ = try? run(["kill-session", "-t", "dash"])
-            _ = try? run(["kill-server"])
-        }
-    }
-
     /// The first child of a process, from /proc (the children list, or else every process's parent).
     func childProcess(of parent: String) -> Int32? {
         if let list = try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8),
@@ -87,9 +33,9 @@ struct TmuxDashboardTests {
     }
 
     @Test("--once on a terminal prints one dashboard frame and exits 0",
-          .enabled(if: tmuxPath != nil, "tmux is not installed"))
+          .enabled(if: TmuxServer.isAvailable, "tmux is not installed (make test installs it)"))
     func onceInTmux() throws {
-        let tmux = TmuxServer(executable: try #require(Self.tmuxPath))
+        let tmux = TmuxServer(executable: try #require(TmuxServer.executablePath), name: "lodestone-dashboard")
         defer { tmux.kill() }
         let binary = lodestoneBinaryPath
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build lodestone first: \(binary)")
@@ -97,22 +43,24 @@ struct TmuxDashboardTests {
         let started = try tmux.run(["new-session", "-d", "-s", "dash", "-x", "80", "-y", "24",
                                     "env PS1='\(prompt)' LANG=C.UTF-8 LC_ALL=C.UTF-8 sh"])
         try #require(started.status == 0, "tmux new-session: \(started.output)")
-        _ = try tmux.waitFor(5) { $0.contains(prompt) }
-        let quoted = "'" + binary.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        _ = try tmux.waitFor(5, target: "dash") { $0.contains(prompt) }
+        let quoted = shellQuoted(binary)
         try tmux.run(["send-keys", "-t", "dash", "\(quoted) watch --simulate --once; echo EXIT=$?", "Enter"])
         // The typed command itself shows "EXIT=$?": wait for the shell's answer, a digit after "EXIT=".
-        let screen = try tmux.waitFor(20) { $0.range(of: #"EXIT=\d"#, options: .regularExpression) != nil }
+        let screen = try tmux.waitFor(20, target: "dash") { $0.range(of: #"EXIT=\d"#, options: .regularExpression) != nil }
         #expect(screen.contains("EXIT=0"), "\(screen)")
-        let quadrant = screen.range(of: #"[NS]\d{1,2}°[EW]|[NS]\d{1,2}°|\b[NESW]\b  "#, options: .regularExpression) != nil
-        #expect(hasHeading(screen) || quadrant, "a heading (123.4°M, or its quadrant form N17°E):\n\(screen)")
+        // The heading itself, with digits: 123.4°M, or its quadrant form N17°E when the frame's top
+        // lines have scrolled off the 24-row pane. The rose's own letters never match either.
+        let quadrant = screen.range(of: #"\b[NS]\d{1,2}°[EW]\b"#, options: .regularExpression) != nil
+        #expect(hasHeading(screen) || quadrant, "a heading (123.4°M, or N17°E):\n\(screen)")
         #expect(screen.contains("q quit"), "the frame's status line")
         #expect(["N", "E", "S", "W"].filter { hasLabel($0, in: screen) }.count >= 3, "the rose's letters:\n\(screen)")
     }
 
     @Test("rose and heading at 100×32, redraw at 60×22, q exits 0 and the prompt returns",
-          .enabled(if: tmuxPath != nil, "tmux is not installed"))
+          .enabled(if: TmuxServer.isAvailable, "tmux is not installed (make test installs it)"))
     func dashboardInTmux() throws {
-        let tmux = TmuxServer(executable: try #require(Self.tmuxPath))
+        let tmux = TmuxServer(executable: try #require(TmuxServer.executablePath), name: "lodestone-dashboard")
         defer { tmux.kill() }
         let binary = lodestoneBinaryPath
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build lodestone first: \(binary)")
@@ -120,11 +68,11 @@ struct TmuxDashboardTests {
         let started = try tmux.run(["new-session", "-d", "-s", "dash", "-x", "100", "-y", "32",
                                     "env PS1='\(prompt)' LANG=C.UTF-8 LC_ALL=C.UTF-8 sh"])
         try #require(started.status == 0, "tmux new-session: \(started.output)")
-        _ = try tmux.waitFor(5) { $0.contains(prompt) }
+        _ = try tmux.waitFor(5, target: "dash") { $0.contains(prompt) }
 
-        let quoted = "'" + binary.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let quoted = shellQuoted(binary)
         try tmux.run(["send-keys", "-t", "dash", "\(quoted) watch --simulate; echo EXIT=$?", "Enter"])
-        var screen = try tmux.waitFor(15) { screen in
+        var screen = try tmux.waitFor(15, target: "dash") { screen in
             screen.contains("q quit  t true/mag") && self.hasHeading(screen)
                 && ["N", "E", "S", "W"].allSatisfy { self.hasLabel($0, in: screen) }
         }
@@ -136,7 +84,7 @@ struct TmuxDashboardTests {
         #expect(screen.unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) }, "braille ring")
 
         try tmux.run(["resize-window", "-t", "dash", "-x", "60", "-y", "22"])
-        screen = try tmux.waitFor(5) { $0.contains("q quit t T/M u units") }
+        screen = try tmux.waitFor(5, target: "dash") { $0.contains("q quit t T/M u units") }
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.allSatisfy { $0.count <= 60 }, "fits 60 columns:\n\(screen)")
         #expect(screen.contains("q quit t T/M u units"), "status line redrawn for 60 columns:\n\(screen)")
@@ -146,7 +94,7 @@ struct TmuxDashboardTests {
         #expect(roseOrTape, "rose letters or the tape after the resize:\n\(screen)")
 
         try tmux.run(["send-keys", "-t", "dash", "q"])
-        screen = try tmux.waitFor(5) { screen in
+        screen = try tmux.waitFor(5, target: "dash") { screen in
             guard let exit = screen.range(of: #"EXIT=\d"#, options: .regularExpression) else { return false }
             return screen[exit.upperBound...].contains("lodestone-test$")
         }
@@ -157,33 +105,33 @@ struct TmuxDashboardTests {
     }
 
     @Test("Ctrl-C and SIGTERM leave the dashboard cleanly with exit 0",
-          .enabled(if: tmuxPath != nil, "tmux is not installed"))
+          .enabled(if: TmuxServer.isAvailable, "tmux is not installed (make test installs it)"))
     func signalsInTmux() throws {
-        let tmux = TmuxServer(executable: try #require(Self.tmuxPath))
+        let tmux = TmuxServer(executable: try #require(TmuxServer.executablePath), name: "lodestone-dashboard")
         defer { tmux.kill() }
         let binary = lodestoneBinaryPath
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build lodestone first: \(binary)")
         let prompt = "lodestone-test$ "
         try tmux.run(["new-session", "-d", "-s", "dash", "-x", "80", "-y", "24",
                       "env PS1='\(prompt)' LANG=C.UTF-8 LC_ALL=C.UTF-8 sh"])
-        _ = try tmux.waitFor(5) { $0.contains(prompt) }
-        let quoted = "'" + binary.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        _ = try tmux.waitFor(5, target: "dash") { $0.contains(prompt) }
+        let quoted = shellQuoted(binary)
         try tmux.run(["send-keys", "-t", "dash", "\(quoted) watch --simulate; echo EXIT=$?", "Enter"])
-        _ = try tmux.waitFor(15) { $0.contains("q quit") }
+        _ = try tmux.waitFor(15, target: "dash") { $0.contains("q quit") }
         try tmux.run(["send-keys", "-t", "dash", "C-c"])
         // The restored screen shows the typed "echo EXIT=$?" at once: wait for the shell's answer.
-        var screen = try tmux.waitFor(5) { $0.range(of: #"EXIT=\d"#, options: .regularExpression) != nil }
+        var screen = try tmux.waitFor(5, target: "dash") { $0.range(of: #"EXIT=\d"#, options: .regularExpression) != nil }
         #expect(screen.contains("EXIT=0"), "after Ctrl-C:\n\(screen)")
         #expect(!screen.contains("q quit"))
 
         // SIGTERM from outside, to the process the pane's shell started (found by its parent's pid).
         try tmux.run(["send-keys", "-t", "dash", "clear; \(quoted) watch --simulate; echo TERM_EXIT=$?", "Enter"])
-        _ = try tmux.waitFor(15) { $0.contains("q quit") }
+        _ = try tmux.waitFor(15, target: "dash") { $0.contains("q quit") }
         let shell = try tmux.run(["display-message", "-p", "-t", "dash", "#{pane_pid}"]).output
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let pid = try #require(childProcess(of: shell), "no child process of the pane's shell \(shell)")
         kill(pid, SIGTERM)
-        screen = try tmux.waitFor(5) { $0.range(of: #"TERM_EXIT=\d"#, options: .regularExpression) != nil }
+        screen = try tmux.waitFor(5, target: "dash") { $0.range(of: #"TERM_EXIT=\d"#, options: .regularExpression) != nil }
         #expect(screen.contains("TERM_EXIT=0"), "after SIGTERM:\n\(screen)")
         #expect(!screen.contains("q quit"), "the normal screen is restored:\n\(screen)")
     }
