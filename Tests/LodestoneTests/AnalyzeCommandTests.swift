@@ -53,20 +53,6 @@ struct AnalyzeCommandTests {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    @Test("summary of a simulated log")
-    func summaryOfSimulatedLog() throws {
-        let dir = try makeTemporaryFolder(); defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("sim.csv").path
-        let log = try runLodestone(["log", "--simulate", "--no-gnss", "--output", path, "--rate", "20", "--duration", "1"], timeout: 20)
-        #expect(log.status == 0)
-        let result = try runLodestone(["analyze", path])
-        #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout.contains("rows       20"))
-        #expect(result.stdout.contains("heading    magnetic, 20 rows: mean "))
-        #expect(result.stdout.contains("GNSS       no fixes"))
-        #expect(!result.stdout.contains("nan"))
-    }
-
     @Test("--json: one object with the summary's numbers")
     func json() throws {
         let dir = try makeTemporaryFolder(); defer { try? FileManager.default.removeItem(at: dir) }

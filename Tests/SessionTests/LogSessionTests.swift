@@ -73,4 +73,28 @@ struct LogSessionTests {
         // declination comes from the fix.
         #expect(withFix.dropFirst().allSatisfy { $0[14] == "wmm" }, "\(withFix.map { $0[14] })")
     }
+
+    @Test("analyze summarises a simulated log: every row, the heading, no fixes")
+    func analyzeASimulatedLog() throws {
+        let h = try SessionHarness("log-analyze")
+        let path = h.path("sim.csv")
+        _ = try LogRecording.run(request(path, rate: 20, duration: 1), runtime: h.runtime("log"))
+        let a = try SessionHarness("analyze")
+        #expect(try LogAnalysisQuery(path: path).run(runtime: a.runtime("analyze")) == .success)
+        let text = a.output.text
+        #expect(text.contains("rows       20"), "\(text)")
+        #expect(text.contains("heading    magnetic, 20 rows: mean "), "\(text)")
+        #expect(text.contains("GNSS       no fixes"))
+        #expect(!text.contains("nan"))
+    }
+
+    @Test("analyze refuses to write its plot over the log")
+    func analyzeRefusesToOverwriteTheLog() throws {
+        let h = try SessionHarness("analyze-same")
+        let path = h.path("sim.csv")
+        _ = try LogRecording.run(request(path, rate: 10, duration: 0.3), runtime: h.runtime("log"))
+        let before = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(throws: InvalidRequest.self) { try LogAnalysisQuery(path: path, svgPath: path).run(runtime: h.runtime("analyze")) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
+    }
 }
