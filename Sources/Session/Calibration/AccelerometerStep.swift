@@ -40,7 +40,7 @@ enum AccelerometerPose: CaseIterable {
 /// if let cal = runAccelerometerStep(sensor: sensor, input: input, inbox: inbox) { profile.accelerometer = cal }
 /// ```
 func runAccelerometerStep(sensor: CalibrationSensor, input: PromptInput, inbox: ControlInbox) -> AccelerometerCalibration? {
-    let out = StandardOutput()
+    let out = input.output
     out.write("\nAccelerometer calibration: six still poses, one with each side of the board facing up.\n")
     let reader = sensor.makeReader(inbox: inbox)
     var readings: [Vector3] = []

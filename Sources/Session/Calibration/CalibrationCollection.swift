@@ -27,7 +27,7 @@ enum CollectionEnd: Equatable {
 ///
 /// ```swift
 /// var collection = CalibrationCollection(sensor: sensor, inbox: inbox, session: session)
-/// let end = collection.run(title: "…", expectedField: 57.3, ascii: false, timeLimit: nil, screen: true)
+/// let end = collection.run(runtime: runtime, title: "…", expectedField: 57.3, ascii: false, timeLimit: nil, screen: true)
 /// ```
 struct CalibrationCollection {
     let sensor: CalibrationSensor
@@ -42,22 +42,24 @@ struct CalibrationCollection {
         self.sensor = sensor; self.inbox = inbox; self.session = session
     }
 
-    mutating func run(title: String, expectedField: Double?, ascii: Bool, timeLimit: Double?, screen useScreen: Bool) -> CollectionEnd {
+    mutating func run(runtime: Runtime, title: String, expectedField: Double?, ascii: Bool, timeLimit: Double?,
+                      screen useScreen: Bool) -> CollectionEnd {
         let reader = sensor.makeReader(inbox: inbox)
         let start = sensor.now()
-        let terminal = TerminalDevice()
-        let screen = Screen(isTerminal: useScreen)
+        let output = runtime.output
+        let terminal = useScreen ? runtime.terminal : nil
+        let screen = Screen(isTerminal: terminal != nil, output: { output.write($0) })
         screen.enter()
-        if useScreen { terminal.enableKeyInput() }
+        terminal?.enableKeyInput()
         defer {
-            terminal.restoreInputMode()
+            terminal?.restoreInputMode()
             screen.leave()
         }
         let framePeriod = useScreen ? 0.1 : 2.0
         var nextFrame = sensor.time.monotonic()
         while true {
             if inbox.stopRequested { return .signal }
-            for key in calibrationKeys(for: terminal.readKeys()) {
+            for key in calibrationKeys(for: terminal?.readKeys() ?? []) {
                 return key == .fitNow ? .fitNow : .cancelled
             }
             // Read for the rest of this frame.
@@ -71,11 +73,11 @@ struct CalibrationCollection {
             let now = sensor.time.monotonic()
             if session.isReady || now >= nextFrame {
                 nextFrame = max(nextFrame + framePeriod, now)
-                if useScreen {
+                if let terminal {
                     let size = terminal.size() ?? (columns: 80, rows: 24)
                     let lines = renderCalibrationView(lastState, columns: size.columns, rows: size.rows, ascii: ascii)
                     guard screen.draw(lines, columns: size.columns, rows: size.rows) else { return .outputClosed }
-                } else if !StandardOutput().write(progressLine(lastState) + "\n") {
+                } else if !output.write(progressLine(lastState) + "\n") {
                     return .outputClosed
                 }
             }

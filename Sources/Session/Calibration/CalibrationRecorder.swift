@@ -35,7 +35,8 @@ public struct RecordRequest: Sendable {
 public func recordRawSamples(_ request: RecordRequest, runtime: Runtime) throws -> ExitCode {
     let inbox = ControlInbox(runtime.events)
     let sensor = try CalibrationSensor.open(request.sensors, speed: request.simulationSpeed, time: runtime.time)
-    let count = try recordCalibrationSamples(sensor: sensor, path: request.path, duration: request.duration, inbox: inbox)
+    let count = try recordCalibrationSamples(sensor: sensor, path: request.path, duration: request.duration, inbox: inbox,
+                                             runtime: runtime)
     runtime.say("recorded \(count) samples from the \(sensor.source.info.chip.displayName)"
                 + (request.sensors.simulate ? " (simulated)" : "") + " to \(request.path)")
     guard count > 0 else { throw RecordError.noSamples(request.path) }
@@ -43,7 +44,7 @@ public func recordRawSamples(_ request: RecordRequest, runtime: Runtime) throws 
 }
 
 func recordCalibrationSamples(sensor: CalibrationSensor, path: String, duration: Double?,
-                              inbox: ControlInbox) throws -> Int {
+                              inbox: ControlInbox, runtime: Runtime) throws -> Int {
     let withAcceleration = sensor.source.accelerometer != nil
     let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
@@ -59,7 +60,7 @@ func recordCalibrationSamples(sensor: CalibrationSensor, path: String, duration:
     var lastSync = sensor.time.monotonic()
     var lastProgress = lastSync
     var count = 0
-    let showProgress = isatty(STDERR_FILENO) == 1
+    let showProgress = runtime.diagnosticsIsTerminal
     while !inbox.stopRequested {
         if let duration, sensor.now() - start >= duration { break }
         guard let sample = reader.next(timeout: 0.1 * sensor.speed) else { continue }
@@ -74,12 +75,12 @@ func recordCalibrationSamples(sensor: CalibrationSensor, path: String, duration:
         if now - lastSync >= 1 { fsync(fd); lastSync = now }
         if showProgress, now - lastProgress >= 0.5 {
             lastProgress = now
-            StandardOutput.error("\rrecording to \(path): \(count) samples, " + fixed(sample.monotonic - start, 1)
-                                 + " s (Ctrl-C stops)\u{1B}[K", newline: false)
+            runtime.diagnostics.write("\rrecording to \(path): \(count) samples, " + fixed(sample.monotonic - start, 1)
+                                      + " s (Ctrl-C stops)\u{1B}[K")
         }
     }
     fsync(fd)
-    if showProgress { StandardOutput.error("\r\u{1B}[K", newline: false) }
+    if showProgress { runtime.diagnostics.write("\r\u{1B}[K") }
     return count
 }
 
@@ -107,12 +108,5 @@ public enum RecordError: UserFacingError {
         case .exists: return .ioError
         case .noSamples: return .unavailable
         }
-    }
-}
-
-extension StandardOutput {
-    /// Writes to stderr, optionally without adding a newline (for "\r" progress lines).
-    static func error(_ text: String, newline: Bool) {
-        if newline { error(text) } else { _ = Glibc.write(STDERR_FILENO, text, text.utf8.count) }
     }
 }

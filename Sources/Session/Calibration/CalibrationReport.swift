@@ -29,7 +29,7 @@ struct CalibrationOutcome {
     }
 
     /// The profile to store, its figures taken over every sample.
-    func profile(sensor: SensorIdentity, unit: String, created: String = ISO8601.format(Clock.wall())) -> CalibrationProfile {
+    func profile(sensor: SensorIdentity, unit: String, created: String) -> CalibrationProfile {
         var p = result.profile(sensor: sensor, created: created, unit: unit)
         p.residualPercent = overall.residualPercent
         p.coveragePercent = overall.coveragePercent

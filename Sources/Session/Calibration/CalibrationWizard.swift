@@ -85,7 +85,7 @@ public func runCalibrationWizard(_ request: WizardRequest, runtime: Runtime) thr
     if !useScreen {
         out.write("Hold the board away from metal. Turn it slowly through every orientation: roll it, pitch it, turn it upside down.\n")
     }
-    let end = collection.run(title: "Lodestone calibration: " + sensorName, expectedField: place?.total, ascii: ascii,
+    let end = collection.run(runtime: runtime, title: "Lodestone calibration: " + sensorName, expectedField: place?.total, ascii: ascii,
                              timeLimit: timeLimit, screen: useScreen)
     switch end {
     case .cancelled, .signal:
@@ -103,7 +103,7 @@ public func runCalibrationWizard(_ request: WizardRequest, runtime: Runtime) thr
     let reason = end == .passed ? "every check passed" : (end == .fitNow ? "stopped by you" : "time limit reached")
     out.write("Calibration finished (\(reason)).\n")
 
-    let input = PromptInput(inbox: inbox)
+    let input = PromptInput(inbox: inbox, runtime: runtime)
     input.discardPendingTerminalInput()
     let finished = collection.session.finish()
     var best: CalibrationResult?

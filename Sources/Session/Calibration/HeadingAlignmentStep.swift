@@ -23,7 +23,7 @@ import Simulation
 /// ```
 func runHeadingAlignment(profile: CalibrationProfile, sensor: CalibrationSensor, input: PromptInput,
                          inbox: ControlInbox, place: ExpectedPlace?, bearingText: String?) -> Double? {
-    let out = StandardOutput()
+    let out = input.output
     out.write("\nHeading alignment: point the board's front (x arrow) at a landmark whose bearing you know "
               + "(from a map, or sighted with a compass), and hold it level and still.\n")
     var target: (magnetic: Double, explanation: String)?

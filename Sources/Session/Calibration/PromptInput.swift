@@ -6,7 +6,7 @@ import Platform
 /// would not notice Ctrl-C. Works on a terminal and on a pipe.
 ///
 /// ```swift
-/// let input = PromptInput(inbox: inbox)
+/// let input = PromptInput(inbox: inbox, runtime: runtime)
 /// switch input.ask("Save to ~/.config/lodestone/calibration.json?", defaultYes: true) { … }
 /// ```
 final class PromptInput {
@@ -19,9 +19,17 @@ final class PromptInput {
     private let inbox: ControlInbox
     private var buffer: [UInt8] = []
     private var finished = false
-    private let output = StandardOutput()
+    /// Where questions and the steps' text go (the session's standard output).
+    let output: any TextOutput
+    /// The descriptor answers are read from (the session's standard input; -1: none, end of input).
+    private let fd: Int32
 
-    init(inbox: ControlInbox) { self.inbox = inbox }
+    init(inbox: ControlInbox, runtime: Runtime) {
+        self.inbox = inbox
+        output = runtime.output
+        fd = runtime.input
+        finished = fd < 0
+    }
 
     /// The next line without its newline; nil at the end of input or on SIGINT/SIGTERM.
     func readLine() -> String? {
@@ -39,11 +47,11 @@ final class PromptInput {
             }
             inbox.poll()
             if inbox.stopRequested { return nil }
-            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 100)
             guard ready > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 4096)
-            let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 finished = true
@@ -79,7 +87,7 @@ final class PromptInput {
     /// Drops keys typed before the question (e.g. during the live screen) on a terminal.
     func discardPendingTerminalInput() {
         buffer.removeAll()
-        if isatty(STDIN_FILENO) == 1 { tcflush(STDIN_FILENO, TCIFLUSH) }
+        if fd >= 0, isatty(fd) == 1 { tcflush(fd, TCIFLUSH) }
     }
 }
 

@@ -1,3 +1,4 @@
+import Glibc
 import Platform
 
 /// What a session needs from the world outside it, as values: time, control events (signals, resize),
@@ -22,6 +23,10 @@ public struct Runtime {
     public var terminal: (any KeyboardTerminal)?
     /// True when standard input is a terminal a prompt can be answered on.
     public var interactiveInput: Bool
+    /// The file descriptor prompts and batches read (standard input).
+    public var input: Int32
+    /// True when standard error is a terminal (progress lines that rewrite themselves go there).
+    public var diagnosticsIsTerminal: Bool
     /// Environment variables (HOME, XDG_CONFIG_HOME, TERM, NO_COLOR, LANG…).
     public var environment: EnvironmentValues
     /// The command name used in messages: "lodestone watch: …".
@@ -29,6 +34,7 @@ public struct Runtime {
 
     public init(time: any TimeSource, events: any ControlEventSource, output: any TextOutput,
                 diagnostics: any TextOutput, terminal: (any KeyboardTerminal)? = nil, interactiveInput: Bool = false,
+                input: Int32 = -1, diagnosticsIsTerminal: Bool = false,
                 environment: EnvironmentValues = EnvironmentValues([:]), command: String) {
         self.time = time
         self.events = events
@@ -36,6 +42,8 @@ public struct Runtime {
         self.diagnostics = diagnostics
         self.terminal = terminal
         self.interactiveInput = interactiveInput
+        self.input = input
+        self.diagnosticsIsTerminal = diagnosticsIsTerminal
         self.environment = environment
         self.command = command
     }
@@ -49,7 +57,8 @@ public struct Runtime {
         let events: any ControlEventSource = signals ? SignalWatcher() : DefaultSignals()
         return Runtime(time: SystemTime(), events: events, output: StandardOutput(),
                        diagnostics: StandardError(), terminal: tty.isOutputTerminal ? tty : nil,
-                       interactiveInput: tty.isInputTerminal, environment: .process, command: command)
+                       interactiveInput: tty.isInputTerminal, input: STDIN_FILENO,
+                       diagnosticsIsTerminal: isatty(STDERR_FILENO) == 1, environment: .process, command: command)
     }
 
     /// Writes one line to standard error, prefixed with "lodestone COMMAND: ".
