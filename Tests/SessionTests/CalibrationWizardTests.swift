@@ -75,4 +75,84 @@ struct CalibrationWizardTests {
         #expect(h.diagnostics.text.contains("recorded \(lines.count - 1) samples"))
         #expect(throws: RecordError.self) { try recordRawSamples(request, runtime: h.runtime("calibrate")) }
     }
+
+    @Test("--yes: before/after, progress never 100 % before the checks pass, the board's hard iron recovered")
+    func savesWithYes() throws {
+        let h = try SessionHarness("wizard-yes", deadline: 1200)
+        let request = WizardRequest(sensors: SensorSelection(simulate: true), saveWithoutAsking: true)
+        #expect(try runCalibrationWizard(request, runtime: h.runtime("calibrate")) == .success)
+        let text = h.output.text
+        for expected in ["every check passed", "before", "after", "spread of |B|", "residual", "all passed", "saved the profile"] {
+            #expect(text.contains(expected), "missing '\(expected)'")
+        }
+        let progress = h.output.lines.filter { $0.hasPrefix("calibrating: ") }
+        #expect(progress.count >= 2)
+        for line in progress where line.contains("calibrating: 100 %") {
+            #expect(line.contains("all checks passed"), "100 % before success: \(line)")
+        }
+        let file = try CalibrationProfileFile.decode(try String(contentsOfFile: h.path("config/lodestone/calibration.json"), encoding: .utf8))
+        #expect(file.profiles.count == 1)
+        let offset = try #require(file.profiles.first?.offset)
+        // The simulated board's hard iron is (31.5, −18.2, 12.7) µT.
+        #expect(abs(offset.x - 31.5) < 0.5 && abs(offset.y + 18.2) < 0.5 && abs(offset.z - 12.7) < 0.5, "\(offset)")
+    }
+
+    @Test("--accel and --align with answers on standard input: six poses, and a near-zero heading offset")
+    func accelerometerAndAlignment() throws {
+        let h = try SessionHarness("wizard-steps", deadline: 1200)
+        let answers = h.path("answers.txt")
+        try String(repeating: "\n", count: 7).write(toFile: answers, atomically: true, encoding: .utf8)
+        let fd = open(answers, O_RDONLY)
+        defer { close(fd) }
+        var runtime = h.runtime("calibrate")
+        runtime.input = fd
+        let output = h.path("profile.json")
+        let request = WizardRequest(sensors: SensorSelection(simulate: true, accelerometer: .kind(.mpu6050)), output: output,
+                                    accelerometer: true, align: true, bearing: "北偏东30度")
+        #expect(try runCalibrationWizard(request, runtime: runtime) == .success)
+        #expect(h.output.text.contains("6/6"), "\(h.output.text.suffix(800))")
+        #expect(h.output.text.contains("30.0° true"), "\(h.output.text.suffix(800))")
+        let profile = try CalibrationProfile.decode(try String(contentsOfFile: output, encoding: .utf8))
+        let scale = try #require(profile.accelerometer?.scale)
+        #expect([scale.x, scale.y, scale.z].allSatisfy { abs($0 - 1) < 0.02 }, "\(scale)")
+        let yaw = try #require(profile.yawOffsetDegrees)
+        #expect(abs(yaw) < 0.5, "yaw offset \(yaw)°")
+    }
+
+    @Test("too short a tumble (--duration): not saved, exit 65 with the reasons and their fixes")
+    func notPassingIsNotSaved() throws {
+        let h = try SessionHarness("wizard-short")
+        let request = WizardRequest(sensors: SensorSelection(simulate: true), saveWithoutAsking: true, duration: 6)
+        #expect(throws: WizardError.notPassed) { try runCalibrationWizard(request, runtime: h.runtime("calibrate")) }
+        #expect(h.output.text.contains("time limit reached"))
+        #expect(h.output.text.contains("The calibration does not pass:"))
+        #expect(h.output.text.contains("keep turning"), "the fix is named")
+        #expect(!FileManager.default.fileExists(atPath: h.path("config/lodestone/calibration.json")))
+        #expect(h.clock.now() >= 6 && h.clock.now() < 7)
+    }
+
+    @Test("--accel without an accelerometer: exit 69 saying how to add one")
+    func accelWithoutAccelerometer() throws {
+        let h = try SessionHarness("wizard-no-accel")
+        let request = WizardRequest(sensors: SensorSelection(simulate: true, accelerometer: .none), output: h.path("p.json"),
+                                    accelerometer: true)
+        do {
+            _ = try runCalibrationWizard(request, runtime: h.runtime("calibrate"))
+            Issue.record("accepted without an accelerometer")
+        } catch let error as WizardError {
+            #expect(error.exitCode == .unavailable)
+            #expect(error.message.contains("--accel needs an accelerometer"))
+        }
+    }
+
+    @Test("SIGTERM during the wizard: cancelled cleanly, nothing saved")
+    func signalCancels() throws {
+        let h = try SessionHarness("wizard-signal")
+        h.events.schedule(.stop, at: 1.5)
+        let request = WizardRequest(sensors: SensorSelection(simulate: true), saveWithoutAsking: true)
+        #expect(try runCalibrationWizard(request, runtime: h.runtime("calibrate")) == .success)
+        #expect(h.output.text.contains("calibration cancelled"))
+        #expect(!FileManager.default.fileExists(atPath: h.path("config/lodestone/calibration.json")))
+        #expect(h.clock.now() < 2)
+    }
 }

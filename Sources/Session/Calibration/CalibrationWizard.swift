@@ -178,7 +178,7 @@ private func save(_ profile: CalibrationProfile, output: String?, store: Profile
 }
 
 /// Why the wizard cannot start or finish.
-public enum WizardError: UserFacingError {
+public enum WizardError: UserFacingError, Equatable {
     case cannotAsk(defaultPath: String)
     case noAccelerometer(simulated: Bool)
     case notPassed
