@@ -13,6 +13,7 @@ import Simulation
 
 func runPipelineBenchmarks() {
     benchPipelineSample()
+    benchWatchSession()
     reportCalibratedTiltedError()
 }
 
@@ -133,4 +134,36 @@ private func reportCalibratedTiltedError() {
     reportFigure("pipeline.calibrated_tilted_error", extra: [
         ("max_error_deg", format(worst, 3)), ("uncalibrated_max_error_deg", format(uncalibratedWorst, 1)),
         ("model", "\"\(result.fit.model)\""), ("goal_deg", "0.5"), ("ok", worst <= 0.5 ? "true" : "false")])
+}
+
+/// Waiting advances a manual clock; a stop arrives at `stopAt`.
+private final class BenchEvents: ControlEventSource {
+    let clock: ManualClock
+    let stopAt: Double
+    init(clock: ManualClock, stopAt: Double) { self.clock = clock; self.stopAt = stopAt }
+    func wait(seconds: Double) -> ControlEvents {
+        clock.advance(to: min(stopAt, clock.now() + (seconds.isFinite ? max(0, seconds) : 0)))
+        return clock.now() >= stopAt ? .stop : []
+    }
+}
+
+/// Counts what a session writes.
+private final class CountingOutput: TextOutput {
+    var bytes = 0
+    func write(_ text: String) -> Bool { bytes += text.utf8.count; return true }
+}
+
+/// A whole simulated `watch` session (piped, 10 lines a second, with the simulated receiver) run in
+/// process on a manual clock: the cost of one simulated second of the application layer, emulated
+/// chips included.
+func benchWatchSession() {
+    bench("session.watch_simulated_second", iterations: 20, extra: [("unit", "\"ns per simulated second\"")]) { n in
+        let clock = ManualClock(0, wallAtZero: 1_795_000_000)
+        let output = CountingOutput()
+        let runtime = Runtime(time: clock, events: BenchEvents(clock: clock, stopAt: Double(n)), output: output,
+                              diagnostics: CountingOutput(), environment: EnvironmentValues([:]), command: "watch")
+        let request = WatchRequest(live: LiveRequest(sensors: SensorSelection(simulate: true)))
+        _ = try? WatchSession.run(request, runtime: runtime)
+        blackHole(Double(output.bytes))
+    }
 }

@@ -49,7 +49,6 @@ public final class HeadingPipeline {
     public private(set) var estimate: HeadingEstimate?
     public private(set) var lastSample: MagnetometerSample?
     public private(set) var lastCalibrated: Vector3?
-    public private(set) var sampleCount = 0
 
     public init(_ setup: PipelineSetup) {
         let profile = setup.profile
@@ -115,7 +114,6 @@ public final class HeadingPipeline {
         guard let e = filter.update(sample: CalibratedSample(monotonic: monotonic, wall: wall,
                                                              magnetic: magnetic, acceleration: acceleration))
         else { return nil }
-        sampleCount += 1
         estimate = e
         return e
     }

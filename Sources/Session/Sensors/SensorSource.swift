@@ -8,8 +8,8 @@ import Simulation
 /// `SensorSelection.open(time:)`.
 ///
 /// ```swift
-/// let source = try SensorSelection(simulate: true).open(time: SystemTime())
-/// let reader = source.makeReader()
+/// let source = try SensorSelection(simulate: true).open(time: runtime.time)
+/// let reader = source.makeReader(clock: ReaderClock(runtime.time, inbox: inbox))
 /// if let sample = reader.next(timeout: 0.1) { use(sample.field) }   // µT, body axes
 /// ```
 public final class SensorSource {
@@ -31,7 +31,7 @@ public final class SensorSource {
     }
 
     /// A reader over this source's chips (retries, reconnects, pacing, status; see `MagnetometerReader`).
-    public func makeReader(clock: ReaderClock = .system, policy: ReaderPolicy = ReaderPolicy()) -> MagnetometerReader {
+    public func makeReader(clock: ReaderClock, policy: ReaderPolicy = ReaderPolicy()) -> MagnetometerReader {
         MagnetometerReader(magnetometer: magnetometer, orientation: orientation, accelerometer: accelerometer,
                            policy: policy, clock: clock)
     }
