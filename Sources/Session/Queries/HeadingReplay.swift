@@ -57,10 +57,10 @@ public struct HeadingReplay: Sendable {
         }
         var settings = self.settings
         settings.deviation = .off
-        // The recording is in body axes already, so a profile's custom mounting is not applied again
-        // (as with --orientation); its heading-alignment yaw is.
+        // As `watch` does: the profile's custom mounting (relative to the default orientation a
+        // recording is made with) and its heading-alignment yaw are applied.
         let pipeline = HeadingPipeline(PipelineSetup(
-            profile: profile, settings: settings, orientationGiven: true,
+            profile: profile, settings: settings,
             residualMicrotesla: profile == nil ? loaded.map { $0.residualField(scale: scale) } : nil))
         let out = runtime.output
         if !json { guard out.write(Self.header + "\n") else { return .success } }
