@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "Geodesy", swiftSettings: strict),
         .target(name: "Geomagnetism", exclude: ["generate_coefficients.py"], swiftSettings: strict),
-        .target(name: "Calibration", dependencies: ["Linear", "JSON"], swiftSettings: strict),
+        .target(name: "Calibration", dependencies: ["Linear", "JSON", "Platform"], swiftSettings: strict),
         .target(name: "Heading", dependencies: ["Linear", "Calibration", "Geomagnetism"], swiftSettings: strict),
 
         // MARK: The OS edge
@@ -35,10 +35,10 @@ let package = Package(
 
         // MARK: Stages built on the above
         .target(name: "Navigation", dependencies: ["Geodesy", "GNSS", "Platform"], swiftSettings: strict),
-        .target(name: "Simulation", dependencies: ["Linear", "Sensors", "GNSS", "Geomagnetism", "Geodesy"], swiftSettings: strict),
+        .target(name: "Simulation", dependencies: ["Linear", "Platform", "Sensors", "GNSS", "Geomagnetism", "Geodesy"], swiftSettings: strict),
         .target(name: "Terminal", dependencies: ["Platform"], swiftSettings: strict),
         .target(name: "HeadingLog", dependencies: ["Linear", "Geodesy", "Platform"], swiftSettings: strict),
-        .target(name: "Options", swiftSettings: strict),
+        .target(name: "Options", dependencies: ["Platform"], swiftSettings: strict),
 
         // MARK: The command line: argument parsing and wiring only
         .executableTarget(

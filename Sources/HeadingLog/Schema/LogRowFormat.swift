@@ -52,13 +52,8 @@ public enum LogRowFormat {
     /// `value` rounded to `decimals` places, or nil when it cannot be written as a plain number.
     public static func rounded(_ value: Double, _ decimals: Int) -> Double? {
         guard value.isFinite, abs(value) < 1e15 else { return nil }
-        let scale = powersOfTen[decimals]
-        let r = (value * scale).rounded() / scale
-        guard r.isFinite, abs(r) < 1e15 else { return nil }
-        return r == 0 ? 0 : r   // no "-0"
+        return roundedToDecimals(value, decimals)
     }
-
-    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
 
     @inline(__always)
     private static func number(_ value: Double?, _ decimals: Int, _ out: inout [UInt8]) {
