@@ -191,3 +191,21 @@ import Testing
     }
 }
 
+
+@Suite struct ClosestMatchTests {
+    @Test func editDistanceCountsInsertionsDeletionsAndSubstitutions() {
+        #expect(editDistance("kitten", "sitting") == 3)
+        #expect(editDistance("", "abc") == 3)
+        #expect(editDistance("abc", "") == 3)
+        #expect(editDistance("watch", "watch") == 0)
+        #expect(editDistance("北东", "北西") == 1)
+    }
+
+    @Test func suggestsTheNearestCandidateWithinTheLimit() {
+        #expect(closestMatch(to: "wach", in: ["watch", "track"]) == "watch")
+        #expect(closestMatch(to: "zzzzzz", in: ["watch", "track"]) == nil)
+        #expect(closestMatch(to: "x-forwrd-z-up", in: ["x-forward-z-down", "x-forward-z-up"]) == "x-forward-z-up")
+        #expect(closestMatch(to: "ab", in: ["cd", "ce"]) == "cd")   // a tie: the first wins
+        #expect(closestMatch(to: "anything", in: []) == nil)
+    }
+}
