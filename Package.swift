@@ -36,7 +36,7 @@ let package = Package(
         // MARK: Stages built on the above
         .target(name: "Navigation", dependencies: ["Geodesy", "GNSS", "Platform"], swiftSettings: strict),
         .target(name: "Simulation", dependencies: ["Linear", "Platform", "Sensors", "GNSS", "Geomagnetism", "Geodesy"], swiftSettings: strict),
-        .target(name: "Terminal", dependencies: ["Platform"], swiftSettings: strict),
+        .target(name: "Terminal", dependencies: ["Geodesy", "Platform"], swiftSettings: strict),
         .target(name: "HeadingLog", dependencies: ["Linear", "Geodesy", "Platform"], swiftSettings: strict),
         .target(name: "Options", dependencies: ["Platform"], swiftSettings: strict),
 
@@ -62,8 +62,8 @@ let package = Package(
         // MARK: Tests (Swift Testing)
         .testTarget(name: "LinearTests", dependencies: ["Linear"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"]),
-        .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism"]),
+        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "Linear"]),
+        .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism", "Linear"]),
         .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Simulation", "Sensors"]),
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "Simulation"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Linear"]),
@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "GNSSTests", dependencies: ["GNSS", "JSON"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "GNSS", "Geodesy"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Sensors", "Geomagnetism", "GNSS"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal"], exclude: ["Snapshots"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Geodesy", "Linear"], exclude: ["Snapshots"]),
         .testTarget(name: "HeadingLogTests", dependencies: ["HeadingLog"]),
         .testTarget(name: "OptionsTests", dependencies: ["Options"]),
         .testTarget(name: "LodestoneTests", dependencies: ["lodestone"]),

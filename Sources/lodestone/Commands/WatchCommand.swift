@@ -38,7 +38,7 @@ enum WatchCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         let requestedRate = try arguments.double("rate", in: 1...50)
-        let language = try arguments.choice("lang", from: ["en", "zh"]).flatMap(DashboardLanguage.init(rawValue:))
+        let language = try arguments.choice("lang", from: ["en", "zh"]).flatMap(Language.init(rawValue:))
         let once = arguments.flag("once")
         let headingOptions = try HeadingOptions(arguments)
         if arguments.flag("no-gnss") && arguments.string("gpsd") != nil {
@@ -59,7 +59,7 @@ enum WatchCommand: Command {
         let tty = TerminalDevice()
         let dumb = Environment.value("TERM") == "dumb"
         let settings = DashboardSettings(
-            language: language ?? .english, colorEnabled: !Environment.colorDisabled && !dumb,
+            language: language ?? .en, colorEnabled: !Environment.colorDisabled && !dumb,
             asciiOnly: arguments.flag("ascii") || !Environment.localeIsUTF8)
         if tty.isOutputTerminal && once && !dumb {
             return try printOneFrame(live: live, settings: settings, terminal: tty, signals: signals)
@@ -77,7 +77,7 @@ enum WatchCommand: Command {
             return .success
         }
         let status = try runPlain(live: live, log: log, signals: signals, rate: requestedRate ?? 10, once: once,
-                                  language: language ?? .english)
+                                  language: language ?? .en)
         try log?.close()
         try saveLearnedDeviation(live, explicitPath: arguments.string("calibration"))
         return status
@@ -85,7 +85,7 @@ enum WatchCommand: Command {
 
     /// Piped (or --once): one plain line per update, flushed as written.
     static func runPlain(live: LiveSession, log: LogSession?, signals: SignalWatcher, rate: Double, once: Bool,
-                         language: DashboardLanguage) throws -> ExitCode {
+                         language: Language) throws -> ExitCode {
         let out = StandardOutput()
         let reader = live.pipeline.reader
         let period = 1 / rate
