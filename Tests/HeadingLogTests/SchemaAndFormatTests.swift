@@ -47,28 +47,13 @@ struct SchemaAndFormatTests {
 
     @Test("a known row writes exactly the version 1 bytes, and reads back")
     func goldenLine() throws {
-        var row = LogRow(time: 1_717_243_200.125, monotonic: 12.5)
-        row.rawField = Vector3(24.1, -3.25, -51)
-        row.calibratedField = Vector3(22.6, -3, -50.5)
-        row.fieldStrength = 55.3
-        row.roll = -1.5
-        row.pitch = 0.25
-        row.rawMagneticHeading = 7.5
-        row.magneticHeading = 7.25
-        row.declination = 12.875
-        row.declinationSource = "wmm"
-        row.trueHeading = 20.125
-        row.accuracy = 1.25
-        row.flags = ["disturbed", "tiltHeld"]
-        row.gnssMode = "3d"
-        row.latitude = -33.8688
-        row.longitude = 151.20929
-        row.altitude = 20.5
-        row.speed = 1.25
-        row.course = 90
-        row.horizontalError = 2.5
-        row.fixDistance = 3.75
-        row.fixBearing = 45.5
+        let row = LogRow(
+            time: 1_717_243_200.125, monotonic: 12.5, rawField: Vector3(24.1, -3.25, -51),
+            calibratedField: Vector3(22.6, -3, -50.5), fieldStrength: 55.3, roll: -1.5, pitch: 0.25,
+            rawMagneticHeading: 7.5, magneticHeading: 7.25, declination: 12.875, declinationSource: "wmm",
+            trueHeading: 20.125, accuracy: 1.25, flags: ["disturbed", "tiltHeld"], gnssMode: "3d",
+            latitude: -33.8688, longitude: 151.20929, altitude: 20.5, speed: 1.25, course: 90,
+            horizontalError: 2.5, fixDistance: 3.75, fixBearing: 45.5)
         let expected = "2024-06-01T12:00:00.125Z,12.5,24.1,-3.25,-51,22.6,-3,-50.5,55.3,-1.5,0.25,7.5,7.25,12.875,wmm,"
             + "20.125,1.25,disturbed|tiltHeld,3d,-33.8688,151.20929,20.5,1.25,90,2.5,3.75,45.5\n"
         #expect(LogRowFormat.line(row) == expected)
