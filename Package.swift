@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "Geodesy", swiftSettings: strict),
         .target(name: "Geomagnetism", exclude: ["generate_coefficients.py"], swiftSettings: strict),
-        .target(name: "Calibration", dependencies: ["Linear", "JSON"], swiftSettings: strict),
+        .target(name: "Calibration", dependencies: ["Linear", "JSON", "Platform"], swiftSettings: strict),
         .target(name: "Heading", dependencies: ["Linear", "Calibration", "Geomagnetism"], swiftSettings: strict),
 
         // MARK: The OS edge
@@ -35,10 +35,10 @@ let package = Package(
 
         // MARK: Stages built on the above
         .target(name: "Navigation", dependencies: ["Geodesy", "GNSS", "Platform"], swiftSettings: strict),
-        .target(name: "Simulation", dependencies: ["Linear", "Sensors", "GNSS", "Geomagnetism", "Geodesy"], swiftSettings: strict),
-        .target(name: "Terminal", dependencies: ["Platform"], swiftSettings: strict),
+        .target(name: "Simulation", dependencies: ["Linear", "Platform", "Sensors", "GNSS", "Geomagnetism", "Geodesy"], swiftSettings: strict),
+        .target(name: "Terminal", dependencies: ["Geodesy", "Platform"], swiftSettings: strict),
         .target(name: "HeadingLog", dependencies: ["Linear", "Geodesy", "Platform"], swiftSettings: strict),
-        .target(name: "Options", swiftSettings: strict),
+        .target(name: "Options", dependencies: ["Platform"], swiftSettings: strict),
 
         // MARK: The application layer: sessions, wiring, commands' work (time, signals and output injected)
         .target(
@@ -74,8 +74,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Platform"], path: "Tests/TestSupport"),
         .testTarget(name: "LinearTests", dependencies: ["Linear"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"]),
-        .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism"]),
+        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "Linear"]),
+        .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism", "Linear"]),
         .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Simulation", "Sensors", "Platform"]),
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "Simulation"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Linear"]),
@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "GNSSTests", dependencies: ["GNSS", "JSON"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "GNSS", "Geodesy", "Simulation"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Sensors", "Geomagnetism", "GNSS"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal"], exclude: ["Snapshots"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Geodesy", "Linear"], exclude: ["Snapshots"]),
         .testTarget(name: "HeadingLogTests", dependencies: ["HeadingLog"]),
         .testTarget(name: "OptionsTests", dependencies: ["Options"]),
         .testTarget(name: "SessionTests", dependencies: [

@@ -15,7 +15,7 @@ func runCalibrationBenchmarks() {
         residual = r.metrics.residualPercent
     }
     bench("calibration.fit20k", iterations: 10,
-          extra: [("samples", "20000"), ("model", "\"\(model)\""), ("residual_percent", format(residual, 3))]) { n in
+          extra: [("samples", "20000"), ("model", "\"\(model)\""), ("residual_percent", jsonNumber(residual, 3))]) { n in
         for _ in 0..<n { blackHole(solver.solve(samples)) }
     }
 
@@ -30,9 +30,9 @@ func runCalibrationBenchmarks() {
         let after = recording.map { r.fit.apply($0) }
         reportFigure("calibration.real_recording", extra: [
             ("samples", "\(recording.count)"),
-            ("spread_before_percent", format(magnitudeSpreadPercent(recording), 3)),
-            ("spread_after_percent", format(magnitudeSpreadPercent(after), 3)),
-            ("fit_set_spread_after_percent", format(r.metrics.spreadAfterPercent, 3)),
+            ("spread_before_percent", jsonNumber(magnitudeSpreadPercent(recording), 3)),
+            ("spread_after_percent", jsonNumber(magnitudeSpreadPercent(after), 3)),
+            ("fit_set_spread_after_percent", jsonNumber(r.metrics.spreadAfterPercent, 3)),
             ("model", "\"\(r.fit.model.rawValue)\""),
             ("distinct", "\(r.distinctCount)"),
             ("rejected", "\(r.rejectedCount)"),

@@ -38,9 +38,9 @@ func runCalibrationWizardBenchmark() {
         ("boards", "\(boards)"),
         ("tumble_seconds", "60"),
         ("passed", "\(passed)"),
-        ("worst_heading_error_deg", format(worstCalibrated, 3)),
-        ("worst_measured_heading_error_deg", format(worstMeasured, 3)),
-        ("uncalibrated_smallest_worst_error_deg", format(smallestUncalibrated, 1)),
+        ("worst_heading_error_deg", jsonNumber(worstCalibrated, 3)),
+        ("worst_measured_heading_error_deg", jsonNumber(worstMeasured, 3)),
+        ("uncalibrated_smallest_worst_error_deg", jsonNumber(smallestUncalibrated, 1)),
         ("goal_met", worstCalibrated <= 0.5 && smallestUncalibrated > 20 ? "true" : "false"),
     ])
 }

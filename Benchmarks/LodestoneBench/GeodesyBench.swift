@@ -5,31 +5,18 @@
 // geod_inverse_bench.c draws the identical pairs for PROJ's C geod_inverse, so the two figures
 // compare like with like.
 import Geodesy
+import Linear
 import Platform
 import Glibc
 
-/// SplitMix64, the same generator and seed as Benchmarks/c/geod_inverse_bench.c.
-private struct BenchRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-}
-
 /// `count` random points uniform on the sphere (a power of two, so the index can be masked).
 private func randomGlobalPoints(count: Int, seed: UInt64) -> [GeoPoint] {
-    var rng = BenchRandom(state: seed)
+    var rng = SplitMix64(seed: seed)   // the same generator and seed as Benchmarks/c/geod_inverse_bench.c
     var points: [GeoPoint] = []
     points.reserveCapacity(count)
     while points.count < count {
-        let lat = asin(2 * rng.unit() - 1) * 180 / Double.pi
-        let lon = 360 * rng.unit() - 180
+        let lat = asin(2 * rng.nextUnit() - 1) * 180 / Double.pi
+        let lon = 360 * rng.nextUnit() - 180
         if let p = try? GeoPoint(latitude: lat, longitude: lon) { points.append(p) }
     }
     return points
@@ -44,7 +31,7 @@ func runGeodesyBenchmarks() {
     // just before (make bench passes its figure in); the goal is to be at or below it.
     var inverseExtra = [("pairs", "\(pairCount)")]
     if let c = Environment.value("LODESTONE_PROJ_C_NS").flatMap(Double.init) {
-        inverseExtra.append(("proj_c_ns_per_op", format(c, 1)))
+        inverseExtra.append(("proj_c_ns_per_op", jsonNumber(c, 1)))
     }
     bench("geodesic.inverse", iterations: 400_000, extra: inverseExtra) { n in
         var total = 0.0

@@ -33,7 +33,7 @@ final class BenchReport {
 
     func add(_ r: BenchResult) {
         results.append(r)
-        var line = "{\"benchmark\": \"\(r.name)\", \"ns_per_op\": \(format(r.nsPerOp, 2)), \"iterations\": \(r.iterations)"
+        var line = "{\"benchmark\": \"\(r.name)\", \"ns_per_op\": \(jsonNumber(r.nsPerOp, 2)), \"iterations\": \(r.iterations)"
         for (k, v) in r.extra { line += ", \"\(k)\": \(v)" }
         line += "}"
         StandardOutput().write(line + "\n")
@@ -47,8 +47,8 @@ final class BenchReport {
         for r in results {
             let opsPerSecond = r.nsPerOp > 0 ? 1e9 / r.nsPerOp : 0
             let notes = r.extra.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
-            print(pad(r.name, nameWidth) + "  " + padLeft(format(r.nsPerOp, 1), 14) + "  "
-                  + padLeft(format(opsPerSecond, 0), 14) + "  " + notes)
+            print(pad(r.name, nameWidth) + "  " + padLeft(fixed(r.nsPerOp, 1), 14) + "  "
+                  + padLeft(fixed(opsPerSecond, 0), 14) + "  " + notes)
         }
     }
 }
@@ -67,16 +67,8 @@ func measure(iterations: Int, repeats: Int = 5, _ body: (Int) -> Void) -> Double
     return best
 }
 
-func format(_ x: Double, _ decimals: Int) -> String {
-    guard x.isFinite else { return "null" }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let rounded = (x * scale).rounded() / scale
-    var s = String(rounded)
-    if s.hasSuffix(".0") && decimals == 0 { s.removeLast(2) }
-    if s.contains("e") { s = String(Int64(rounded)) }
-    return s
-}
+/// A JSON number for the results line: `x` rounded to `decimals` places, `null` when not finite.
+func jsonNumber(_ x: Double, _ decimals: Int) -> String { x.isFinite ? plain(x, decimals: decimals) : "null" }
 
 private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
 private func padLeft(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }

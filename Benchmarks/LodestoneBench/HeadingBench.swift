@@ -89,13 +89,13 @@ func runHeadingBenchmarks() {
             worst = max(worst, jitter(out))
         }
         reportFigure(accelerometer ? "heading.static_jitter" : "heading.static_jitter_level_only",
-                     extra: [("jitter_deg", format(worst, 4)), ("goal_deg", "0.1"), ("ok", worst <= 0.1 ? "true" : "false")])
+                     extra: [("jitter_deg", jsonNumber(worst, 4)), ("goal_deg", "0.1"), ("ok", worst <= 0.1 ? "true" : "false")])
     }
 
     let step = settle(turnSeconds: 0), turn = settle(turnSeconds: 1)
-    reportFigure("heading.step90_settle", extra: [("settle_s", format(step.seconds, 3)), ("noisy_overshoot_deg", format(step.overshoot, 3)),
+    reportFigure("heading.step90_settle", extra: [("settle_s", jsonNumber(step.seconds, 3)), ("noisy_overshoot_deg", jsonNumber(step.overshoot, 3)),
                                                   ("goal_s", "0.5"), ("ok", step.seconds <= 0.5 ? "true" : "false")])
-    reportFigure("heading.turn90_settle", extra: [("settle_s", format(turn.seconds, 3)), ("noisy_overshoot_deg", format(turn.overshoot, 3)),
+    reportFigure("heading.turn90_settle", extra: [("settle_s", jsonNumber(turn.seconds, 3)), ("noisy_overshoot_deg", jsonNumber(turn.overshoot, 3)),
                                                   ("goal_s", "0.5"), ("ok", turn.seconds <= 0.5 ? "true" : "false")])
 
     // Ten turns at 360°/s sampled at 1 kHz, noiseless: every step forward, none larger than expected.
@@ -132,6 +132,6 @@ func runHeadingBenchmarks() {
                 }
             }
         }
-        reportFigure("heading.tilted_error", extra: [("max_error_deg", format(worst, 3)), ("goal_deg", "0.5"), ("ok", worst <= 0.5 ? "true" : "false")])
+        reportFigure("heading.tilted_error", extra: [("max_error_deg", jsonNumber(worst, 3)), ("goal_deg", "0.5"), ("ok", worst <= 0.5 ? "true" : "false")])
     }
 }

@@ -65,7 +65,7 @@ func runLogBenchmarks() {
         var size = stat()
         stat(path, &size)
         var summary: LogSummary?
-        bench("log.analyze_1m", iterations: 1, extra: [("rows", "\(rows)"), ("file_mb", format(Double(size.st_size) / 1e6, 1)),
+        bench("log.analyze_1m", iterations: 1, extra: [("rows", "\(rows)"), ("file_mb", jsonNumber(Double(size.st_size) / 1e6, 1)),
                                                         ("goal_s", "2")]) { n in
             for _ in 0..<n { summary = try? LogAnalyzer.analyze(path: path, options: .init(plot: true)).summary }
         }

@@ -132,7 +132,7 @@ private func reportCalibratedTiltedError() {
     }
     judge(holds[currentHold])
     reportFigure("pipeline.calibrated_tilted_error", extra: [
-        ("max_error_deg", format(worst, 3)), ("uncalibrated_max_error_deg", format(uncalibratedWorst, 1)),
+        ("max_error_deg", jsonNumber(worst, 3)), ("uncalibrated_max_error_deg", jsonNumber(uncalibratedWorst, 1)),
         ("model", "\"\(result.fit.model)\""), ("goal_deg", "0.5"), ("ok", worst <= 0.5 ? "true" : "false")])
 }
 

@@ -1,22 +1,10 @@
 // WMM2025 benchmarks: declination (the fast path) and the full field, each call at a new point.
 import Geomagnetism
+import Linear
 
-/// Fixed-seed generator for the benchmark inputs (SplitMix64).
-private struct WMMBenchRandom {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [low, high).
-    mutating func uniform(_ low: Double, _ high: Double) -> Double {
-        low + (high - low) * Double(next() >> 11) * 0x1p-53
-    }
+/// Uniform in [low, high).
+private func uniform(_ rng: inout SplitMix64, _ low: Double, _ high: Double) -> Double {
+    low + (high - low) * rng.nextUnit()
 }
 
 private struct WMMBenchPoint {
@@ -28,10 +16,10 @@ private struct WMMBenchPoint {
 
 /// 4096 random points over the whole globe, heights 0–10 km, dates across the validity interval.
 private func wmmBenchPoints() -> [WMMBenchPoint] {
-    var random = WMMBenchRandom(state: 0x5EED_2025)
+    var random = SplitMix64(seed: 0x5EED_2025)
     return (0..<4096).map { _ in
-        WMMBenchPoint(latitude: random.uniform(-90, 90), longitude: random.uniform(-180, 180),
-                      heightKm: random.uniform(0, 10), year: random.uniform(2025, 2030))
+        WMMBenchPoint(latitude: uniform(&random, -90, 90), longitude: uniform(&random, -180, 180),
+                      heightKm: uniform(&random, 0, 10), year: uniform(&random, 2025, 2030))
     }
 }
 

@@ -1,3 +1,5 @@
+import Platform
+
 /// The result of parsing: flags, option values and positionals, with typed, validated accessors.
 public struct ParsedArguments: Sendable, Equatable {
     public var command: String
@@ -23,10 +25,10 @@ public struct ParsedArguments: Sendable, Equatable {
     public func double(_ name: String, in range: ClosedRange<Double>? = nil) throws(UsageError) -> Double? {
         guard let text = string(name) else { return nil }
         guard let v = Double(text), v.isFinite else {
-            throw .invalidValue(option: name, value: text, expected: range.map { "a number from \(fmt($0.lowerBound)) to \(fmt($0.upperBound))" } ?? "a number")
+            throw .invalidValue(option: name, value: text, expected: range.map { "a number from \(plain($0.lowerBound)) to \(plain($0.upperBound))" } ?? "a number")
         }
         if let range, !range.contains(v) {
-            throw .invalidValue(option: name, value: text, expected: "a number from \(fmt(range.lowerBound)) to \(fmt(range.upperBound))")
+            throw .invalidValue(option: name, value: text, expected: "a number from \(plain(range.lowerBound)) to \(plain(range.upperBound))")
         }
         return v
     }
@@ -68,10 +70,6 @@ public struct ParsedArguments: Sendable, Equatable {
             throw .conflict("options " + given.map { "--\($0)" }.joined(separator: " and ") + " cannot be used together")
         }
     }
-}
-
-private func fmt(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
 }
 
 extension Substring {

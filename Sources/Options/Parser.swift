@@ -1,3 +1,5 @@
+import Platform
+
 /// Parses a subcommand's arguments against its `CommandSpec`.
 ///
 /// Accepts `--name value`, `--name=value`, `-n value`, flags, and `--` to end options.

@@ -33,28 +33,3 @@ public enum UsageError: Error, Equatable, Sendable {
         }
     }
 }
-
-/// The closest candidate within a small edit distance, for "did you mean" hints.
-public func closestMatch(to word: String, in candidates: [String]) -> String? {
-    var best: (String, Int)?
-    for c in candidates {
-        let d = editDistance(Array(word), Array(c))
-        if d <= max(2, word.count / 3), best == nil || d < best!.1 { best = (c, d) }
-    }
-    return best?.0
-}
-
-func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
-}

@@ -1,3 +1,4 @@
+import Linear
 import Testing
 @testable import Geodesy
 
@@ -11,7 +12,7 @@ import Testing
             (.points16, 11.25), (.points32, 5.625),
         ]
         for _ in 0..<3000 {
-            let direction = (2 * rng.unit() - 1) * 720
+            let direction = (2 * rng.nextUnit() - 1) * 720
             for (style, tolerance) in styles {
                 for language in [Language.en, .zh] {
                     for reference in [nil, NorthReference.trueNorth, .magneticNorth] {

@@ -1,4 +1,5 @@
 import Foundation
+import Linear
 @testable import Geodesy
 
 /// One line of Karney's GeodTest-short.dat: the direct problem (lat1, lon1, azi1, s12) →
@@ -31,19 +32,4 @@ func angleDifference(_ a: Double, _ b: Double) -> Double {
     if d > 180 { d -= 360 }
     if d < -180 { d += 360 }
     return abs(d)
-}
-
-/// SplitMix64: a small seeded generator for reproducible random tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 }

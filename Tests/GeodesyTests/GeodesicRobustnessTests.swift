@@ -1,4 +1,5 @@
 import Foundation
+import Linear
 import Testing
 @testable import Geodesy
 
@@ -13,8 +14,8 @@ import Testing
         ]
         var rng = SplitMix64(seed: 42)
         for _ in 0..<400 {
-            let lat1 = (2 * rng.unit() - 1) * 89
-            cases.append((lat1, -lat1 + (2 * rng.unit() - 1) * 0.5, 180 - rng.unit() * 1.0))
+            let lat1 = (2 * rng.nextUnit() - 1) * 89
+            cases.append((lat1, -lat1 + (2 * rng.nextUnit() - 1) * 0.5, 180 - rng.nextUnit() * 1.0))
         }
         for (lat1, lat2, lon2) in cases {
             let a = try GeoPoint(latitude: lat1, longitude: 0)
@@ -39,10 +40,10 @@ import Testing
         var rng = SplitMix64(seed: 2025)
         let limit = 2 * meridianArc(90) + 1e-6
         for _ in 0..<5000 {
-            let a = try GeoPoint(latitude: asin(2 * rng.unit() - 1) * 180 / Double.pi,
-                                 longitude: 360 * rng.unit() - 180)
-            let b = try GeoPoint(latitude: asin(2 * rng.unit() - 1) * 180 / Double.pi,
-                                 longitude: 360 * rng.unit() - 180)
+            let a = try GeoPoint(latitude: asin(2 * rng.nextUnit() - 1) * 180 / Double.pi,
+                                 longitude: 360 * rng.nextUnit() - 180)
+            let b = try GeoPoint(latitude: asin(2 * rng.nextUnit() - 1) * 180 / Double.pi,
+                                 longitude: 360 * rng.nextUnit() - 180)
             let r = Geodesic.inverse(a, b)
             #expect(r.distance >= 0 && r.distance <= limit)
             #expect(r.azimuth1 >= 0 && r.azimuth1 < 360 && r.azimuth2 >= 0 && r.azimuth2 < 360)

@@ -1,4 +1,5 @@
 import Foundation
+import Linear
 import Testing
 @testable import Geodesy
 
@@ -107,8 +108,8 @@ func point(_ lat: Double, _ lon: Double) throws -> GeoPoint {
         let sphere = try Geodesic(equatorialRadius: radius, flattening: 0)
         var rng = SplitMix64(seed: 7)
         for _ in 0..<2000 {
-            let lat1 = asin(2 * rng.unit() - 1), lat2 = asin(2 * rng.unit() - 1)
-            let dlon = (2 * rng.unit() - 1) * Double.pi
+            let lat1 = asin(2 * rng.nextUnit() - 1), lat2 = asin(2 * rng.nextUnit() - 1)
+            let dlon = (2 * rng.nextUnit() - 1) * Double.pi
             let x = cos(lat2) * sin(dlon)
             let y = cos(lat1) * sin(lat2) - sin(lat1) * cos(lat2) * cos(dlon)
             let z = sin(lat1) * sin(lat2) + cos(lat1) * cos(lat2) * cos(dlon)

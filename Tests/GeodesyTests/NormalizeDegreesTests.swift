@@ -1,3 +1,4 @@
+import Linear
 import Testing
 @testable import Geodesy
 
@@ -24,7 +25,7 @@ import Testing
         var rng = SplitMix64(seed: 99)
         for _ in 0..<100_000 {
             let scale = [1e-15, 1.0, 360, 1e6, 1e18][Int(rng.next() % 5)]
-            let x = (2 * rng.unit() - 1) * scale
+            let x = (2 * rng.nextUnit() - 1) * scale
             let r = normalizeDegrees(x)
             #expect(r >= 0 && r < 360, "\(x) → \(r)")
             // Same direction as the input.

@@ -1,4 +1,5 @@
 import Foundation
+import Linear
 import Testing
 
 /// Test data under Tests/Fixtures/wmm, located relative to this file.
@@ -34,19 +35,4 @@ struct PrintedNumber {
 
     /// Half a unit in the last printed place: the rounding the file applied.
     var roundingTolerance: Double { 0.5 * pow(10, -Double(decimals)) + 1e-9 }
-}
-
-/// SplitMix64: the fixed-seed generator for randomised tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -1,3 +1,4 @@
+import Linear
 import Geomagnetism
 import Testing
 

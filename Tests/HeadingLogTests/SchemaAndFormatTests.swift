@@ -19,6 +19,82 @@ struct SchemaAndFormatTests {
         }
     }
 
+    @Test("the header is byte-for-byte the version 1 header, and is the schema's column names")
+    func headerIsTheSchema() {
+        let v1 = "time,monotonic_s,raw_x_uT,raw_y_uT,raw_z_uT,cal_x_uT,cal_y_uT,cal_z_uT,field_uT,roll_deg,"
+            + "pitch_deg,heading_mag_raw_deg,heading_mag_deg,declination_deg,declination_source,heading_true_deg,"
+            + "accuracy_deg,flags,gnss_mode,lat_deg,lon_deg,alt_m,speed_mps,course_deg,eph_m,fix_distance_m,"
+            + "fix_bearing_deg"
+        #expect(LogSchema.header == v1)
+        #expect(LogSchema.headerLine == Array((v1 + "\n").utf8))
+        #expect(LogSchema.header.split(separator: ",").map(String.init) == LogSchema.columns.map(\.name))
+        #expect(LogSchema.columns.filter(\.isWrappedAngle).map(\.name)
+                == ["heading_mag_raw_deg", "heading_mag_deg", "heading_true_deg", "course_deg", "fix_bearing_deg"])
+        #expect(LogSchema.columns.map { $0.decimals ?? -1 }
+                == [-1, 6, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, -1, 3, 2, -1, -1, 8, 8, 3, 3, 3, 3, 3, 3])
+    }
+
+    @Test("a vector's components are consecutive columns x, y, z")
+    func vectorColumns() {
+        for (i, column) in LogSchema.columns.enumerated() {
+            guard case let .vectorComponent(keyPath, axis, _) = column.field else { continue }
+            guard case let .vectorComponent(firstPath, 0, _) = LogSchema.columns[i - axis].field else {
+                Issue.record("\(column.name): no x component \(axis) columns before it"); continue
+            }
+            #expect(firstPath == keyPath, "\(column.name)")
+        }
+    }
+
+    @Test("a known row writes exactly the version 1 bytes, and reads back")
+    func goldenLine() throws {
+        let row = LogRow(
+            time: 1_717_243_200.125, monotonic: 12.5, rawField: Vector3(24.1, -3.25, -51),
+            calibratedField: Vector3(22.6, -3, -50.5), fieldStrength: 55.3, roll: -1.5, pitch: 0.25,
+            rawMagneticHeading: 7.5, magneticHeading: 7.25, declination: 12.875, declinationSource: "wmm",
+            trueHeading: 20.125, accuracy: 1.25, flags: ["disturbed", "tiltHeld"], gnssMode: "3d",
+            latitude: -33.8688, longitude: 151.20929, altitude: 20.5, speed: 1.25, course: 90,
+            horizontalError: 2.5, fixDistance: 3.75, fixBearing: 45.5)
+        let expected = "2024-06-01T12:00:00.125Z,12.5,24.1,-3.25,-51,22.6,-3,-50.5,55.3,-1.5,0.25,7.5,7.25,12.875,wmm,"
+            + "20.125,1.25,disturbed|tiltHeld,3d,-33.8688,151.20929,20.5,1.25,90,2.5,3.75,45.5\n"
+        #expect(LogRowFormat.line(row) == expected)
+        #expect(try LogRowParser().parse(expected) == row)
+    }
+
+    @Test("every column round-trips on its own, in its own field")
+    func everyColumnRoundTrips() throws {
+        let parser = LogRowParser()
+        let base = LogRow(time: 1_700_000_000.5, monotonic: 3.25)
+        for (i, column) in LogSchema.columns.enumerated() {
+            var row = base
+            switch column.field {
+            case .time: row.time = 1_600_000_000.875
+            case let .requiredNumber(keyPath, _): row[keyPath: keyPath] = 987.654321
+            case let .number(keyPath, decimals): row[keyPath: keyPath] = decimals >= 3 ? -12.345 : 12.34
+            case let .angle(keyPath): row[keyPath: keyPath] = 359.875
+            case let .vectorComponent(keyPath, axis, _):
+                var v = Vector3(0, 0, 0)
+                v = Vector3(axis == 0 ? 1.5 : v.x, axis == 1 ? -2.25 : v.y, axis == 2 ? 3.125 : v.z)
+                row[keyPath: keyPath] = v
+            case let .text(keyPath): row[keyPath: keyPath] = "x\(i)"
+            case .flags: row.flags = ["disturbed", "f\(i)"]
+            }
+            #expect(row != base || column.name == "time", "\(column.name) changes the row")
+            let line = LogRowFormat.line(row)
+            let fields = line.dropLast().split(separator: ",", omittingEmptySubsequences: false)
+            #expect(fields.count == LogSchema.fieldCount)
+            for (j, field) in fields.enumerated() where j > 1 {
+                let sameVector: Bool
+                if case let .vectorComponent(a, _, _) = column.field, case let .vectorComponent(b, _, _) = LogSchema.columns[j].field {
+                    sameVector = a == b
+                } else {
+                    sameVector = false
+                }
+                #expect(field.isEmpty == (j != i && !sameVector), "\(column.name) set: field \(j) '\(field)'")
+            }
+            #expect(try parser.parse(line) == row, "\(column.name): \(line)")
+        }
+    }
+
     @Test("the README documents every column in order")
     func readme() throws {
         let text = try String(contentsOf: projectRoot.appendingPathComponent("README.md"), encoding: .utf8)

@@ -16,17 +16,11 @@ import Testing
         #expect(smoothed.noise.isApproximatelyEqual(to: raw.noise * (alpha / (2 - alpha)).squareRoot(), relativeTolerance: 1e-4))
     }
 
-    @Test func termsAddInQuadrature() {
-        let model = AccuracyModel()
-        let a = model.accuracy(AccuracyInputs(horizontalField: 20, verticalField: 40, smoothingAlpha: 0.1,
-                                              tiltNoise: 0.001, disturbance: 3))
-        let quadrature = (a.noise * a.noise + a.calibration * a.calibration + a.tilt * a.tilt
-            + a.levelOnly * a.levelOnly + a.disturbance * a.disturbance).squareRoot()
-        #expect(abs(a.total - quadrature) < 0.05 * quadrature)
-        #expect(a.total == model.totalAccuracy(AccuracyInputs(horizontalField: 20, verticalField: 40, smoothingAlpha: 0.1,
-                                                              tiltNoise: 0.001, disturbance: 3)))
-        // Tilt term ≈ tilt error × tan(inclination): 0.5° × 40/20.
-        #expect(abs(a.tilt - 1.0) < 0.01)
+    @Test func tiltTermIsTiltErrorTimesTanInclination() {
+        // 0.5° of tilt error against a field 40 µT down and 20 µT horizontal: ≈ 0.5° × 40/20.
+        let a = AccuracyModel().accuracy(AccuracyInputs(horizontalField: 20, verticalField: 40, smoothingAlpha: 0.1,
+                                                        tiltNoise: 0.001, disturbance: 3))
+        #expect(abs(a.tilt - degrees(atan(radians(0.5) * 40 / 20))) < 0.01)
     }
 
     @Test func levelOnlyAndHeldTiltCostMore() {
@@ -49,6 +43,78 @@ import Testing
                                                   tiltNoise: .infinity, disturbance: .nan))
         #expect(weird.total.isFinite && weird.total <= AccuracyModel.unavailable)
         #expect(model.totalAccuracy(AccuracyInputs(horizontalField: 25, verticalField: .nan)) == AccuracyModel.unavailable)
+    }
+}
+
+/// The accuracy a filter claims, checked against the real error of its heading in a simulation
+/// whose heading is known: sensor noise, a calibration residual and a tilt error are drawn (fixed
+/// seed) at the sizes the model is told about, so a claim that is right in the 1σ sense the log
+/// documents ("1σ-like") covers about 68 % of the errors, and twice the claim at least 90 %.
+@Suite struct AccuracyCoverageTests {
+    struct Scenario: Sendable, CustomStringConvertible {
+        var name: String
+        /// Magnetometer noise per axis, µT (simulated and told to the filter).
+        var noise = 0.2
+        /// Calibration residual: a constant field error, per axis 1σ, µT (simulated and told).
+        var calibrationResidual = 0.3
+        /// Accelerometer tilt error, per axis 1σ, degrees (simulated and told).
+        var tiltError = 0.5
+        /// True tilt of the board, per axis 1σ, degrees.
+        var tilt = 6.0
+        var accelerometer = true
+        var description: String { name }
+    }
+
+    static let scenarios: [Scenario] = [
+        Scenario(name: "nominal sensor, calibration and tilt errors"),
+        Scenario(name: "noise only", calibrationResidual: 0, tiltError: 0),
+        Scenario(name: "a noisy sensor (3 µT) and nothing else", noise: 3, calibrationResidual: 0, tiltError: 0),
+        Scenario(name: "a noisy sensor (2 µT)", noise: 2),
+        Scenario(name: "a poor calibration (1.5 µT)", calibrationResidual: 1.5),
+        Scenario(name: "no accelerometer, typical 5° tilt", tiltError: 0, tilt: 5, accelerometer: false),
+    ]
+
+    /// For each of 200 boards at a random heading and tilt, the claimed accuracy and the real
+    /// error of the last second of a 3 s run at 50 Hz.
+    func errorsAndClaims(_ scenario: Scenario) -> [(error: Double, claim: Double)] {
+        var rng = SplitMix64(seed: 2_025_0601)
+        var out: [(Double, Double)] = []
+        for trial in 0..<200 {
+            let yaw = rng.nextUnit() * 360
+            let roll = rng.nextGaussian() * scenario.tilt, pitch = rng.nextGaussian() * scenario.tilt
+            let residual = gaussianVector(&rng, scenario.calibrationResidual)
+            let tiltError = Matrix3.rotation(roll: radians(rng.nextGaussian() * scenario.tiltError),
+                                             pitch: radians(rng.nextGaussian() * scenario.tiltError), yaw: 0)
+            var config = HeadingFilterConfiguration()
+            config.noiseMicrotesla = scenario.noise
+            config.accuracy.calibrationResidualMicrotesla = scenario.calibrationResidual
+            config.accuracy.tiltUncertaintyDegrees = scenario.tiltError
+            config.accuracy.assumedTiltDegrees = scenario.tilt
+            var filter = HeadingFilter(configuration: config)
+            var generator = SampleGenerator(seed: 7_000 + UInt64(trial))
+            generator.magneticNoise = scenario.noise
+            generator.withAccelerometer = scenario.accelerometer
+            for i in 0..<150 {
+                var s = generator.sample(time: Double(i) / 50, yaw: yaw, roll: roll, pitch: pitch)
+                s.magnetic = s.magnetic + residual
+                s.acceleration = s.acceleration.map { tiltError * $0 }
+                guard let e = filter.update(sample: s), i >= 100 else { continue }
+                out.append((abs(angleDifference(e.magneticHeading, yaw)), e.accuracy))
+            }
+        }
+        return out
+    }
+
+    @Test(arguments: scenarios)
+    func claimedAccuracyCoversTheRealError(_ scenario: Scenario) {
+        let samples = errorsAndClaims(scenario)
+        let n = Double(samples.count)
+        let within = Double(samples.filter { $0.error <= $0.claim }.count) / n
+        let withinTwice = Double(samples.filter { $0.error <= 2 * $0.claim }.count) / n
+        #expect(withinTwice >= 0.90, "±2×accuracy covers only \(withinTwice) of the errors: the claim is too small")
+        #expect(within >= 0.55, "±accuracy covers only \(within) of the errors: the claim is too small")
+        #expect(within <= 0.88, "±accuracy covers \(within) of the errors: the claim is needlessly wide")
+        #expect(samples.allSatisfy { $0.claim.isFinite && $0.claim > 0 && $0.claim < AccuracyModel.unavailable })
     }
 }
 

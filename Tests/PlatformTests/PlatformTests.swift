@@ -78,28 +78,134 @@ import Testing
 }
 
 @Suite struct NumberFormatTests {
-    @Test func fixedRoundsAndPads() {
-        #expect(fixed(12.345, 2) == "12.35" || fixed(12.345, 2) == "12.34")
+    @Test func fixedRoundsHalfAwayFromZeroAndPads() {
+        #expect(fixed(12.345, 2) == "12.35")
+        #expect(fixed(2.675, 2) == "2.68")
+        #expect(fixed(1.005, 2) == "1.01")
         #expect(fixed(12.5, 0) == "13")
-        #expect(fixed(-0.001, 1) == "0.0")
-        #expect(fixed(-1.05, 1) == "-1.1" || fixed(-1.05, 1) == "-1.0")
+        #expect(fixed(-12.5, 0) == "-13")
+        #expect(fixed(0.5, 0) == "1")
+        #expect(fixed(0.05, 0) == "0")
+        #expect(fixed(-1.05, 1) == "-1.1")
         #expect(fixed(3, 3) == "3.000")
         #expect(fixed(0.06, 1) == "0.1")
+        #expect(fixed(0.0015, 3) == "0.002")
         #expect(fixed(-123.456, 1) == "-123.5")
-        #expect(fixed(.nan, 1) == "nan")
+        #expect(fixed(7, 0) == "7")
+        #expect(fixed(1.5e-5, 6) == "0.000015")
+        #expect(fixed(2.5, -1) == "3")
+    }
+
+    @Test func roundingCarriesIntoANewDigit() {
+        #expect(fixed(9.96, 1) == "10.0")
+        #expect(fixed(-9.96, 1) == "-10.0")
+        #expect(fixed(99.995, 2) == "100.00")
+        #expect(fixed(0.96, 1) == "1.0")
+        #expect(fixed(999_999.5, 0) == "1000000")
+        #expect(plain(9.9996, decimals: 3) == "10")
+    }
+
+    @Test func nonFiniteAndNegativeZeroFollowOneRule() {
+        for (value, text) in [(Double.nan, "nan"), (.infinity, "inf"), (-.infinity, "-inf")] {
+            #expect(fixed(value, 1) == text)
+            #expect(fixed(value, 0) == text)
+            #expect(plain(value) == text)
+            #expect(plain(value, decimals: 3) == text)
+        }
+        #expect(roundedToDecimals(.nan, 2).isNaN)
+        #expect(roundedToDecimals(-.infinity, 2) == -.infinity)
+        #expect(fixed(-0.0, 1) == "0.0")
+        #expect(fixed(-0.0, 0) == "0")
+        #expect(fixed(-0.04, 1) == "0.0")
+        #expect(fixed(-0.001, 1) == "0.0")
+        #expect(plain(-0.0) == "0")
+        #expect(plain(-0.0004, decimals: 3) == "0")
+        #expect(roundedToDecimals(-0.0004, 3).sign == .plus)
+    }
+
+    @Test func largeValuesAreWrittenInFull() {
+        #expect(fixed(1e20, 1) == "100000000000000000000.0")
+        #expect(fixed(-1.5e16, 2) == "-15000000000000000.00")
+        #expect(fixed(9_007_199_254_740_993, 0) == "9007199254740992")
+        #expect(fixed(123_456_789_012.345_6, 3) == "123456789012.346")
+        #expect(plain(1e21) == "1000000000000000000000")
+        #expect(plain(-2.5e15) == "-2500000000000000")
+        #expect(plain(Double.greatestFiniteMagnitude).count == 309)
+        #expect(!fixed(Double.greatestFiniteMagnitude, 2).contains("e"))
+    }
+
+    @Test func fixedAgreesWithTheDigitsItRounds() {
+        // Against an independent path: integer arithmetic on the printed digits of values with
+        // at most six decimals, whose shortest form is exactly those digits.
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<3000 {
+            let micro = Int64(rng.next() % 2_000_000_000_000) - 1_000_000_000_000
+            let value = Double(micro) / 1e6
+            let decimals = Int(rng.next() % 5)
+            var divisor: Int64 = 1
+            for _ in 0..<(6 - decimals) { divisor *= 10 }
+            var units = abs(micro) / divisor
+            if abs(micro) % divisor * 2 >= divisor { units += 1 }
+            var scale: Int64 = 1
+            for _ in 0..<decimals { scale *= 10 }
+            var expected = String(units / scale)
+            if decimals > 0 {
+                let f = String(units % scale)
+                expected += "." + String(repeating: "0", count: decimals - f.count) + f
+            }
+            if micro < 0 && units != 0 { expected = "-" + expected }
+            #expect(fixed(value, decimals) == expected, "\(value) to \(decimals)")
+        }
     }
 
     @Test func plainRoundTrips() {
         var rng = SplitMix64(seed: 99)
         for _ in 0..<2000 {
-            let v = Double.random(in: -1000...1000, using: &rng) * [1, 1e-6, 1e-3, 1e4].randomElement(using: &rng)!
+            let v = Double.random(in: -1000...1000, using: &rng) * [1, 1e-6, 1e-3, 1e4, 1e300, 1e-300].randomElement(using: &rng)!
             let s = plain(v)
             #expect(Double(s) == v, "\(v) → \(s)")
             #expect(!s.contains("e"), "\(s)")
         }
         #expect(plain(3) == "3")
         #expect(plain(-33.8694) == "-33.8694")
-        #expect(plain(.nan) == "")
+        #expect(plain(1.5e-5) == "0.000015")
+    }
+
+    @Test func plainWithDecimalsIsFixedWithoutTrailingZeros() {
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<2000 {
+            let v = Double.random(in: -400...400, using: &rng)
+            let d = Int(rng.next() % 9)
+            var f = fixed(v, d)
+            if f.contains(".") {
+                while f.hasSuffix("0") { f.removeLast() }
+                if f.hasSuffix(".") { f.removeLast() }
+            }
+            if f == "-0" { f = "0" }
+            #expect(plain(v, decimals: d) == f)
+            #expect(plain(roundedToDecimals(v, d)) == f)
+        }
+        #expect(plain(151.19949, decimals: 3) == "151.199")
+        #expect(plain(2.5, decimals: 3) == "2.5")
+        #expect(roundedToDecimals(151.19949, 3) == 151.199)
     }
 }
 
+
+@Suite struct ClosestMatchTests {
+    @Test func editDistanceCountsInsertionsDeletionsAndSubstitutions() {
+        #expect(editDistance("kitten", "sitting") == 3)
+        #expect(editDistance("", "abc") == 3)
+        #expect(editDistance("abc", "") == 3)
+        #expect(editDistance("watch", "watch") == 0)
+        #expect(editDistance("北东", "北西") == 1)
+    }
+
+    @Test func suggestsTheNearestCandidateWithinTheLimit() {
+        #expect(closestMatch(to: "wach", in: ["watch", "track"]) == "watch")
+        #expect(closestMatch(to: "zzzzzz", in: ["watch", "track"]) == nil)
+        #expect(closestMatch(to: "x-forwrd-z-up", in: ["x-forward-z-down", "x-forward-z-up"]) == "x-forward-z-up")
+        #expect(closestMatch(to: "ab", in: ["cd", "ce"]) == "cd")   // a tie: the first wins
+        #expect(closestMatch(to: "anything", in: []) == nil)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import Testing
 @testable import Terminal
 
@@ -11,7 +12,7 @@ struct DashboardTests {
     func exactSize() {
         for (columns, rows) in Self.sizes {
             for color in [false, true] {
-                for language in DashboardLanguage.allCases {
+                for language in Language.allCases {
                     for help in [false, true] {
                         var s = fullState()
                         s.colorEnabled = color
@@ -38,7 +39,7 @@ struct DashboardTests {
         Snapshot.check(renderDashboard(state: s, columns: 40, rows: 15), "dashboard-40x15")
         Snapshot.check(renderDashboard(state: s, columns: 100, rows: 1), "dashboard-100x1")
         var zh = s
-        zh.language = .chinese
+        zh.language = .zh
         zh.helpVisible = true
         Snapshot.check(renderDashboard(state: zh, columns: 80, rows: 24), "dashboard-80x24-zh-help")
         var ascii = s
@@ -145,7 +146,7 @@ struct DashboardTests {
     func statusLine() {
         var s = fullState()
         #expect(renderDashboard(state: s, columns: 80, rows: 24).last?.hasPrefix("q quit  t true/mag  u units  l language  c calibrate  r reset  ? help") == true)
-        s.language = .chinese
+        s.language = .zh
         let zh = renderDashboard(state: s, columns: 80, rows: 24)
         #expect(zh.last?.contains("q 退出") == true)
         #expect(zh.joined().contains("北"))
@@ -176,7 +177,7 @@ struct DashboardTests {
         settings.apply(.toggleLanguage)
         settings.apply(.toggleHelp)
         let s = settings.applied(to: fullState())
-        #expect(s.primary == .true && s.speedUnit == .knots && s.language == .chinese && s.helpVisible)
+        #expect(s.primary == .true && s.speedUnit == .knots && s.language == .zh && s.helpVisible)
         settings.apply(.closeHelp)
         #expect(!settings.helpVisible)
         settings.apply(.cycleUnits)
@@ -184,7 +185,7 @@ struct DashboardTests {
         #expect(settings.speedUnit == .kilometresPerHour)
         settings.apply(.toggleReference)
         settings.apply(.toggleLanguage)
-        #expect(settings.primary == .magnetic && settings.language == .english)
+        #expect(settings.primary == .magnetic && settings.language == .en)
         let before = settings
         settings.apply(.quit)
         #expect(settings == before)

@@ -1,4 +1,6 @@
 import Foundation
+import Geodesy
+import Linear
 import Testing
 @testable import Terminal
 
@@ -43,7 +45,7 @@ struct RosePropertyTests {
     func chineseNorth() {
         for heading in [0.0, 30, 90, 359.6] {
             let g = RoseGeometry(columns: 45, rows: 22)
-            let lines = renderRose(heading: heading, columns: 45, rows: 22, options: RoseOptions(language: .chinese))
+            let lines = renderRose(heading: heading, columns: 45, rows: 22, options: RoseOptions(language: .zh))
             let p = predicted(g, bearing: 0, heading: heading)
             #expect(cells(lines[p.row])[p.column] == "北")
         }
@@ -106,12 +108,12 @@ struct RosePropertyTests {
 
     @Test("every line has exactly the requested width and there are exactly `rows` lines")
     func exactWidths() {
-        var rng = SplitMix(seed: 20_240_601)
+        var rng = SplitMix64(seed: 20_240_601)
         for _ in 0..<300 {
             let columns = Int(rng.next() % 120)
             let rows = Int(rng.next() % 50)
             let heading = Double(rng.next() % 3_600_000) / 10_000 - 1
-            let options = RoseOptions(asciiOnly: rng.next() % 2 == 0, language: rng.next() % 2 == 0 ? .english : .chinese)
+            let options = RoseOptions(asciiOnly: rng.next() % 2 == 0, language: rng.next() % 2 == 0 ? .en : .zh)
             let lines = renderRose(heading: heading, columns: columns, rows: rows, options: options)
             #expect(lines.count == rows)
             for line in lines { #expect(displayWidth(line) == columns, "\(columns)×\(rows) at \(heading)") }
@@ -142,18 +144,5 @@ struct RosePropertyTests {
         #expect(renderRose(heading: .nan, columns: 45, rows: 22) == renderRose(heading: 0, columns: 45, rows: 22))
         #expect(renderRose(heading: -.infinity, columns: 40, rows: 1) == renderRose(heading: 0, columns: 40, rows: 1))
         #expect(renderRose(heading: 720, columns: 45, rows: 22) == renderRose(heading: 0, columns: 45, rows: 22))
-    }
-}
-
-/// A small seeded generator for repeatable random tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

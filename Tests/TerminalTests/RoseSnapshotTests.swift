@@ -1,3 +1,4 @@
+import Geodesy
 import Testing
 @testable import Terminal
 
@@ -33,7 +34,7 @@ struct RoseSnapshotTests {
     @Test("Chinese labels", arguments: [30.0, 359.6])
     func chinese(heading: Double) {
         for size in [(45, 22), (40, 2)] {
-            let lines = renderRose(heading: heading, columns: size.0, rows: size.1, options: RoseOptions(language: .chinese))
+            let lines = renderRose(heading: heading, columns: size.0, rows: size.1, options: RoseOptions(language: .zh))
             Snapshot.check(lines, Self.name(heading, size.0, size.1, "-zh"))
         }
     }

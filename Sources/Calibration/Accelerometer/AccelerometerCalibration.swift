@@ -1,3 +1,5 @@
+import Platform
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -90,9 +92,9 @@ public enum AccelerometerCalibrationError: Error, Sendable, Hashable {
         case .notFinite:
             return "a pose reading is not a number: check the accelerometer connection and record the poses again"
         case let .poseTooTilted(i, d):
-            return "pose \(i + 1) is tilted \(formatNumber(d, decimals: 0))° from square: rest the board flat on one side and record it again"
+            return "pose \(i + 1) is tilted \(fixed(d, 0))° from square: rest the board flat on one side and record it again"
         case let .implausibleMagnitude(i, g):
-            return "pose \(i + 1) reads \(formatNumber(g, decimals: 2)) g instead of about 1 g: keep the board still and check the accelerometer range setting"
+            return "pose \(i + 1) reads \(fixed(g, 2)) g instead of about 1 g: keep the board still and check the accelerometer range setting"
         case let .duplicatePose(side):
             return "two poses had the \(side.rawValue) facing up: record one pose per side (top, bottom, front, back, left, right)"
         case let .missingPose(side):

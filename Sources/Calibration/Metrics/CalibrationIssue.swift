@@ -1,3 +1,5 @@
+import Platform
+
 /// Why a calibration did not pass. Every case's `message` names the reason and the fix.
 ///
 /// ```swift
@@ -66,7 +68,7 @@ public enum CalibrationIssue: Error, Sendable, Hashable {
             return "the board was held in too few orientations to work out the calibration: "
                 + "turn it slowly through every orientation, including upside down and on each side"
         case let .incompleteCoverage(percent, gaps, missing, inclination):
-            let head = "only \(formatPercent(percent)) % of orientations covered (gap score \(formatNumber(gaps, decimals: 1)))"
+            let head = "only \(formatPercent(percent)) % of orientations covered (gap score \(fixed(gaps, 1)))"
             guard let side = missing else {
                 return head + (percent < 50
                     ? ": keep turning the board through every orientation, including upside down and on each side"
@@ -92,14 +94,14 @@ public enum CalibrationIssue: Error, Sendable, Hashable {
             return "field \(formatPercent(ratio * 100)) % of expected: is the sensor shielded by steel, or is its range/gain setting wrong? "
                 + "move away from steel structures and check the chip settings, then try again"
         case let .fieldImplausible(value, range):
-            return "fitted field strength \(formatNumber(value, decimals: 1)) is outside the plausible "
-                + "\(formatNumber(range.lowerBound, decimals: 1))–\(formatNumber(range.upperBound, decimals: 1)): "
+            return "fitted field strength \(fixed(value, 1)) is outside the plausible "
+                + "\(fixed(range.lowerBound, 1))–\(fixed(range.upperBound, 1)): "
                 + "move away from magnets and steel, check the sensor's unit and gain, and try again"
         case let .offsetTooLarge(magnitude, limit):
-            return "hard-iron offset \(formatNumber(magnitude, decimals: 1)) exceeds the sensor range \(formatNumber(limit, decimals: 1)): "
+            return "hard-iron offset \(fixed(magnitude, 1)) exceeds the sensor range \(fixed(limit, 1)): "
                 + "a magnet or magnetised part is very close to the sensor; move the sensor away from magnets, speakers and motors"
         case let .softIronTooStrong(ratio):
-            return "soft-iron distortion too strong (axis gains differ \(formatNumber(ratio, decimals: 1)) : 1): "
+            return "soft-iron distortion too strong (axis gains differ \(fixed(ratio, 1)) : 1): "
                 + "steel is very close to the sensor; mount it away from steel screws, brackets and batteries"
         case let .tooManyOutliers(rejected, total):
             return "\(rejected) of \(total) samples were outliers: the field was disturbed while turning "

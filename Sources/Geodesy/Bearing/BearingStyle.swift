@@ -11,8 +11,14 @@ public enum BearingStyle: Sendable, Equatable, Hashable {
     case quadrant(decimals: Int)
 }
 
-/// The language of bearing names.
-public enum Language: Sendable, Equatable, Hashable {
+/// The language of bearing names, movement reports and the dashboard's labels (the project's one
+/// language type). The raw value is the `--lang` spelling.
+///
+/// ```swift
+/// let language = Language(rawValue: "zh") ?? .en
+/// formatBearing(45, style: .points16, language: language)   // "东北"
+/// ```
+public enum Language: String, Sendable, Equatable, Hashable, CaseIterable {
     /// English: N, NNE, N30°E, "T"/"M" reference suffixes.
     case en
     /// Chinese, naming the direction one moves or faces (not the wind): 正北, 东北偏北,

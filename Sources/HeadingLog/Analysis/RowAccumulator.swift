@@ -3,9 +3,17 @@ import Geodesy
 /// The single pass over a log's rows: parses only the columns the analysis needs, straight from the
 /// bytes, and folds each row into running statistics, the plot buckets and the GPX track.
 struct RowAccumulator {
-    static let timeColumn = 0, monotonicColumn = 1, fieldColumn = 8, rawHeadingColumn = 11
-    static let magneticColumn = 12, trueColumn = 15, flagsColumn = 17
-    static let latitudeColumn = 19, longitudeColumn = 20, altitudeColumn = 21
+    static let timeColumn = column("time"), monotonicColumn = column("monotonic_s")
+    static let fieldColumn = column("field_uT"), rawHeadingColumn = column("heading_mag_raw_deg")
+    static let magneticColumn = column("heading_mag_deg"), trueColumn = column("heading_true_deg")
+    static let flagsColumn = column("flags")
+    static let latitudeColumn = column("lat_deg"), longitudeColumn = column("lon_deg"), altitudeColumn = column("alt_m")
+
+    /// The position of a version 1 column (the names above are all in `LogSchema.columns`).
+    private static func column(_ name: String) -> Int {
+        guard let i = LogSchema.index(of: name) else { preconditionFailure("LogSchema has no column \(name)") }
+        return i
+    }
     /// Fixes further apart in time than this start a new GPX track segment, ms.
     static let segmentBreak: Int64 = 30_000
 

@@ -40,7 +40,7 @@ public final class GPXWriter {
         var lonText = coordinate(lon)
         if lonText == "180" { lonText = "-180" }   // GPX longitudes lie in [−180, 180)
         var line = "<trkpt lat=\"" + coordinate(latitude) + "\" lon=\"" + lonText + "\">"
-        if let altitude, let a = LogRowFormat.rounded(altitude, 3) { line += "<ele>" + plain(a) + "</ele>" }
+        if let altitude, altitude.isFinite { line += "<ele>" + plain(altitude, decimals: 3) + "</ele>" }
         line += "<time>" + TimeText.string(milliseconds: milliseconds) + "</time></trkpt>\n"
         out.write(line)
         points += 1
@@ -52,7 +52,6 @@ public final class GPXWriter {
         try out.commit()
     }
 
-    private func coordinate(_ degrees: Double) -> String {
-        plain(LogRowFormat.rounded(degrees, 8) ?? 0)
-    }
+    /// Finite degrees (checked by `add`) to eight decimals, about a millimetre.
+    private func coordinate(_ degrees: Double) -> String { plain(degrees, decimals: 8) }
 }

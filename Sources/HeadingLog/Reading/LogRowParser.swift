@@ -29,7 +29,8 @@ public enum RowProblem: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Turns one CSV line of schema version 1 (or a later version: extra fields are ignored) back into
-/// a `LogRow`. The analysis reads only the columns it needs; this reads them all.
+/// a `LogRow`, column by column from `LogSchema.columns`. The analysis reads only the columns it
+/// needs; this reads them all.
 ///
 /// ```swift
 /// let row = try LogRowParser(fieldCount: LogSchema.fieldCount).parse(lineBytes)
@@ -41,45 +42,51 @@ public struct LogRowParser {
 
     public init(fieldCount: Int = LogSchema.fieldCount) { self.fieldCount = fieldCount }
 
-    /// Parses a line (without its line end).
+    /// Parses a line (without its line end), column by column from `LogSchema.columns`.
     public func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> LogRow {
         let count = fields.split(line)
         guard count == fieldCount, count <= fields.capacity else {
             throw .fieldCount(expected: fieldCount, found: count)
         }
-        func field(_ i: Int) -> UnsafeBufferPointer<UInt8> { fields[i, in: line] }
         func number(_ i: Int) throws(RowProblem) -> Double? {
-            let b = field(i)
+            let b = fields[i, in: line]
             if b.isEmpty { return nil }
             guard let v = NumberParser.parse(b) else {
                 throw .badNumber(column: LogSchema.columns[i].name, text: RowProblem.shown(b))
             }
             return v
         }
-        func vector(_ i: Int) throws(RowProblem) -> Vector3? {
-            let x = try number(i), y = try number(i + 1), z = try number(i + 2)
-            switch (x, y, z) {
-            case let (x?, y?, z?): return Vector3(x, y, z)
-            case (nil, nil, nil): return nil
-            default: throw .partialVector(column: LogSchema.columns[i].name)
+        var row = LogRow(time: 0, monotonic: 0)
+        var components: [Double?] = [nil, nil, nil]   // of the vector being read
+        for (i, column) in LogSchema.columns.enumerated() {
+            let b = fields[i, in: line]
+            switch column.field {
+            case .time:
+                guard let ms = TimeText.parseMilliseconds(b) else { throw .badTime(RowProblem.shown(b)) }
+                row.time = Double(ms) / 1000
+            case let .requiredNumber(keyPath, _):
+                guard let v = try number(i) else { throw .badNumber(column: column.name, text: "") }
+                row[keyPath: keyPath] = v
+            case let .number(keyPath, _):
+                row[keyPath: keyPath] = try number(i)
+            case let .angle(keyPath):
+                row[keyPath: keyPath] = try number(i)
+            case let .vectorComponent(keyPath, axis, _):
+                components[axis] = try number(i)
+                guard axis == 2 else { continue }
+                switch (components[0], components[1], components[2]) {
+                case let (x?, y?, z?): row[keyPath: keyPath] = Vector3(x, y, z)
+                case (nil, nil, nil): row[keyPath: keyPath] = nil
+                default: throw .partialVector(column: LogSchema.columns[i - 2].name)
+                }
+                components = [nil, nil, nil]
+            case let .text(keyPath):
+                row[keyPath: keyPath] = b.isEmpty ? nil : String(decoding: b, as: UTF8.self)
+            case .flags:
+                row.flags = b.isEmpty ? [] : String(decoding: b, as: UTF8.self).split(separator: "|").map(String.init)
             }
         }
-        func text(_ i: Int) -> String? {
-            let b = field(i)
-            return b.isEmpty ? nil : String(decoding: b, as: UTF8.self)
-        }
-        guard let ms = TimeText.parseMilliseconds(field(0)) else { throw .badTime(RowProblem.shown(field(0))) }
-        guard let monotonic = try number(1) else { throw .badNumber(column: "monotonic_s", text: "") }
-        let flags = text(17).map { $0.split(separator: "|").map(String.init) } ?? []
-        return LogRow(
-            time: Double(ms) / 1000, monotonic: monotonic,
-            rawField: try vector(2), calibratedField: try vector(5), fieldStrength: try number(8),
-            roll: try number(9), pitch: try number(10), rawMagneticHeading: try number(11),
-            magneticHeading: try number(12), declination: try number(13), declinationSource: text(14),
-            trueHeading: try number(15), accuracy: try number(16), flags: flags, gnssMode: text(18),
-            latitude: try number(19), longitude: try number(20), altitude: try number(21),
-            speed: try number(22), course: try number(23), horizontalError: try number(24),
-            fixDistance: try number(25), fixBearing: try number(26))
+        return row
     }
 
     /// Parses a line given as text (convenience for tests and small tools).

@@ -1,7 +1,7 @@
 import Linear
 import Platform
 
-/// Turns a `LogRow` into one CSV line of schema version 1.
+/// Turns a `LogRow` into one CSV line of schema version 1, column by column from `LogSchema.columns`.
 ///
 /// Numbers are rounded to their column's resolution (`LogSchema.Column.decimals`) and written in the
 /// shortest text that reads back as the same value, never in exponent notation; absent, NaN or
@@ -13,31 +13,14 @@ import Platform
 /// LogRowFormat.append(row, to: &bytes)     // one line, ending in "\n"
 /// ```
 public enum LogRowFormat {
-    /// Appends the row's line (with its "\n") to `out`.
+    /// Appends the row's line (with its "\n") to `out`: one field per `LogSchema.columns` entry.
     public static func append(_ row: LogRow, to out: inout [UInt8]) {
-        if let ms = TimeText.milliseconds(row.time) { TimeText.append(milliseconds: ms, to: &out) }
-        number(row.monotonic, 6, &out)
-        vector(row.rawField, &out)
-        vector(row.calibratedField, &out)
-        number(row.fieldStrength, 3, &out)
-        number(row.roll, 3, &out)
-        number(row.pitch, 3, &out)
-        angle(row.rawMagneticHeading, &out)
-        angle(row.magneticHeading, &out)
-        number(row.declination, 3, &out)
-        text(row.declinationSource, &out)
-        angle(row.trueHeading, &out)
-        number(row.accuracy, 2, &out)
-        flags(row.flags, &out)
-        text(row.gnssMode, &out)
-        number(row.latitude, 8, &out)
-        number(row.longitude, 8, &out)
-        number(row.altitude, 3, &out)
-        number(row.speed, 3, &out)
-        angle(row.course, &out)
-        number(row.horizontalError, 3, &out)
-        number(row.fixDistance, 3, &out)
-        angle(row.fixBearing, &out)
+        var first = true
+        for column in LogSchema.columns {
+            if !first { out.append(44) }
+            first = false
+            append(column.field, of: row, to: &out)
+        }
         out.append(10)
     }
 
@@ -49,50 +32,49 @@ public enum LogRowFormat {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `value` rounded to `decimals` places, or nil when it cannot be written as a plain number.
-    public static func rounded(_ value: Double, _ decimals: Int) -> Double? {
-        guard value.isFinite, abs(value) < 1e15 else { return nil }
-        let scale = powersOfTen[decimals]
-        let r = (value * scale).rounded() / scale
-        guard r.isFinite, abs(r) < 1e15 else { return nil }
-        return r == 0 ? 0 : r   // no "-0"
+    /// Appends one field (without a separator).
+    private static func append(_ field: LogSchema.Field, of row: LogRow, to out: inout [UInt8]) {
+        switch field {
+        case .time:
+            if let ms = TimeText.milliseconds(row.time) { TimeText.append(milliseconds: ms, to: &out) }
+        case let .requiredNumber(keyPath, decimals):
+            number(row[keyPath: keyPath], decimals, &out)
+        case let .number(keyPath, decimals):
+            number(row[keyPath: keyPath], decimals, &out)
+        case let .angle(keyPath):
+            angle(row[keyPath: keyPath], &out)
+        case let .vectorComponent(keyPath, axis, decimals):
+            number(row[keyPath: keyPath]?[axis], decimals, &out)
+        case let .text(keyPath):
+            text(row[keyPath: keyPath], &out)
+        case .flags:
+            flags(row.flags, &out)
+        }
     }
 
-    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
-
+    /// Nothing for values that cannot be written as a plain number (absent, not finite, 10¹⁵ or more).
     @inline(__always)
     private static func number(_ value: Double?, _ decimals: Int, _ out: inout [UInt8]) {
-        out.append(44)
-        guard let value, let r = rounded(value, decimals) else { return }
-        out.append(contentsOf: plain(r).utf8)
+        guard let value, value.isFinite, abs(value) < 1e15 else { return }
+        out.append(contentsOf: plain(value, decimals: decimals).utf8)
     }
 
-    /// An angle in [0, 360), three decimals; 360 after rounding becomes 0.
+    /// An angle in [0, 360); 360 after rounding becomes 0.
     @inline(__always)
     private static func angle(_ value: Double?, _ out: inout [UInt8]) {
-        out.append(44)
         guard let value, value.isFinite else { return }
         var a = value.truncatingRemainder(dividingBy: 360)
         if a < 0 { a += 360 }
-        guard var r = rounded(a, 3) else { return }
-        if r >= 360 { r = 0 }
-        out.append(contentsOf: plain(r).utf8)
-    }
-
-    private static func vector(_ v: Vector3?, _ out: inout [UInt8]) {
-        number(v?.x, 3, &out)
-        number(v?.y, 3, &out)
-        number(v?.z, 3, &out)
+        let text = plain(a, decimals: LogSchema.angleDecimals)
+        out.append(contentsOf: (text == "360" ? "0" : text).utf8)
     }
 
     private static func text(_ value: String?, _ out: inout [UInt8]) {
-        out.append(44)
         guard let value else { return }
         for byte in value.utf8 { out.append(safeTextByte(byte)) }
     }
 
     private static func flags(_ names: [String], _ out: inout [UInt8]) {
-        out.append(44)
         var first = true
         for name in names where !name.isEmpty {
             if !first { out.append(124) }

@@ -1,62 +1,109 @@
+import Linear
+
 /// The CSV log format, version 1: the exact header is the contract.
 ///
 /// Every file starts with one header line naming the columns below in this order, units in the names.
 /// A later version may only add columns at the end, so a reader of version 1 reads the first
 /// `LogSchema.columns.count` fields of any later file and ignores the rest.
 ///
+/// `columns` is the one table of the format: each column's name, unit, meaning and `Field` (which
+/// `LogRow` property it holds and how). The header, `LogRowFormat` (the writer) and `LogRowParser`
+/// (the reader) are all derived from it, so adding a column is one new line at the end of the table.
+///
 /// ```swift
 /// LogSchema.header            // "time,monotonic_s,raw_x_uT,…,fix_bearing_deg"
 /// LogSchema.index(of: "field_uT")   // 8
 /// ```
 public enum LogSchema {
-    /// What a column holds, for documentation and formatting.
+    /// Which `LogRow` property a column holds, and so how it is written and read.
+    public enum Field: Sendable {
+        /// `LogRow.time`: ISO 8601 UTC with milliseconds; required.
+        case time
+        /// A number that every row has, at `decimals` places.
+        case requiredNumber(any WritableKeyPath<LogRow, Double> & Sendable, decimals: Int)
+        /// A number at `decimals` places; empty when absent or not finite.
+        case number(any WritableKeyPath<LogRow, Double?> & Sendable, decimals: Int)
+        /// An angle wrapped into [0, 360), three decimals (360 after rounding is written as 0).
+        case angle(any WritableKeyPath<LogRow, Double?> & Sendable)
+        /// Component `axis` (0 x, 1 y, 2 z) of a vector at `decimals` places. A vector's three
+        /// components are consecutive columns, x first, and a row has all three or none.
+        case vectorComponent(any WritableKeyPath<LogRow, Vector3?> & Sendable, axis: Int, decimals: Int)
+        /// Text: printable ASCII without commas or quotes (others are written as "_").
+        case text(any WritableKeyPath<LogRow, String?> & Sendable)
+        /// `LogRow.flags` joined by "|".
+        case flags
+    }
+
+    /// What a column holds, for documentation, formatting and parsing.
     public struct Column: Sendable, Equatable {
         public var name: String
         public var unit: String
         public var meaning: String
-        /// Decimal places written (the column's resolution); nil for text columns.
-        public var decimals: Int?
+        /// The `LogRow` property behind the column and how it is written.
+        public var field: Field
 
-        init(_ name: String, _ unit: String, _ decimals: Int?, _ meaning: String) {
+        init(_ name: String, _ unit: String, _ field: Field, _ meaning: String) {
             self.name = name
             self.unit = unit
-            self.decimals = decimals
+            self.field = field
             self.meaning = meaning
+        }
+
+        /// Decimal places written (the column's resolution); nil for text columns.
+        public var decimals: Int? {
+            switch field {
+            case .time, .text, .flags: return nil
+            case .requiredNumber(_, let d), .number(_, let d), .vectorComponent(_, _, let d): return d
+            case .angle: return LogSchema.angleDecimals
+            }
+        }
+
+        /// True for angles written wrapped into [0, 360).
+        public var isWrappedAngle: Bool {
+            if case .angle = field { return true }
+            return false
+        }
+
+        public static func == (a: Column, b: Column) -> Bool {
+            a.name == b.name && a.unit == b.unit && a.meaning == b.meaning && a.decimals == b.decimals
         }
     }
 
     /// The version this code writes.
     public static let version = 1
 
+    /// Decimal places of `Field.angle` columns.
+    public static let angleDecimals = 3
+
     /// Every column of version 1, in file order.
     public static let columns: [Column] = [
-        Column("time", "ISO 8601 UTC", nil, "wall-clock time of the sample, milliseconds, e.g. 2025-06-01T12:00:00.125Z"),
-        Column("monotonic_s", "s", 6, "monotonic seconds since this logging run started (restarts at 0 with each run)"),
-        Column("raw_x_uT", "µT", 3, "measured field, body x (forward), before calibration"),
-        Column("raw_y_uT", "µT", 3, "measured field, body y (right), before calibration"),
-        Column("raw_z_uT", "µT", 3, "measured field, body z (down), before calibration"),
-        Column("cal_x_uT", "µT", 3, "calibrated field, body x; empty without a calibration"),
-        Column("cal_y_uT", "µT", 3, "calibrated field, body y; empty without a calibration"),
-        Column("cal_z_uT", "µT", 3, "calibrated field, body z; empty without a calibration"),
-        Column("field_uT", "µT", 3, "field strength |B| (calibrated when available, else raw)"),
-        Column("roll_deg", "°", 3, "roll, right side down positive; empty without an accelerometer"),
-        Column("pitch_deg", "°", 3, "pitch, nose up positive; empty without an accelerometer"),
-        Column("heading_mag_raw_deg", "°", 3, "magnetic heading of this sample, unsmoothed, [0, 360)"),
-        Column("heading_mag_deg", "°", 3, "magnetic heading, smoothed, [0, 360)"),
-        Column("declination_deg", "°", 3, "declination used, east positive; empty when none"),
-        Column("declination_source", "text", nil, "where the declination comes from: wmm, location, manual or none"),
-        Column("heading_true_deg", "°", 3, "true heading (magnetic + declination), [0, 360); empty without declination"),
-        Column("accuracy_deg", "°", 2, "estimated heading accuracy (1σ-like); empty when unknown"),
-        Column("flags", "text", nil, "conditions joined by '|', e.g. disturbed|tiltHeld; empty when none"),
-        Column("gnss_mode", "text", nil, "GNSS fix mode: 2d or 3d (no_fix when a receiver reports none); empty without GNSS"),
-        Column("lat_deg", "°", 8, "latitude, north positive"),
-        Column("lon_deg", "°", 8, "longitude, east positive"),
-        Column("alt_m", "m", 3, "altitude"),
-        Column("speed_mps", "m/s", 3, "speed over ground"),
-        Column("course_deg", "°", 3, "course over ground, from true north, [0, 360)"),
-        Column("eph_m", "m", 3, "estimated horizontal position error"),
-        Column("fix_distance_m", "m", 3, "geodesic distance from the previous fix"),
-        Column("fix_bearing_deg", "°", 3, "initial bearing from the previous fix, from true north, [0, 360)"),
+        Column("time", "ISO 8601 UTC", .time, "wall-clock time of the sample, milliseconds, e.g. 2025-06-01T12:00:00.125Z"),
+        Column("monotonic_s", "s", .requiredNumber(\.monotonic, decimals: 6), "monotonic seconds since this logging run started (restarts at 0 with each run)"),
+        Column("raw_x_uT", "µT", .vectorComponent(\.rawField, axis: 0, decimals: 3), "measured field, body x (forward), before calibration"),
+        Column("raw_y_uT", "µT", .vectorComponent(\.rawField, axis: 1, decimals: 3), "measured field, body y (right), before calibration"),
+        Column("raw_z_uT", "µT", .vectorComponent(\.rawField, axis: 2, decimals: 3), "measured field, body z (down), before calibration"),
+        Column("cal_x_uT", "µT", .vectorComponent(\.calibratedField, axis: 0, decimals: 3), "calibrated field, body x; empty without a calibration"),
+        Column("cal_y_uT", "µT", .vectorComponent(\.calibratedField, axis: 1, decimals: 3), "calibrated field, body y; empty without a calibration"),
+        Column("cal_z_uT", "µT", .vectorComponent(\.calibratedField, axis: 2, decimals: 3), "calibrated field, body z; empty without a calibration"),
+        Column("field_uT", "µT", .number(\.fieldStrength, decimals: 3), "field strength |B| (calibrated when available, else raw)"),
+        Column("roll_deg", "°", .number(\.roll, decimals: 3), "roll, right side down positive; empty without an accelerometer"),
+        Column("pitch_deg", "°", .number(\.pitch, decimals: 3), "pitch, nose up positive; empty without an accelerometer"),
+        Column("heading_mag_raw_deg", "°", .angle(\.rawMagneticHeading), "magnetic heading of this sample, unsmoothed, [0, 360)"),
+        Column("heading_mag_deg", "°", .angle(\.magneticHeading), "magnetic heading, smoothed, [0, 360)"),
+        Column("declination_deg", "°", .number(\.declination, decimals: 3), "declination used, east positive; empty when none"),
+        Column("declination_source", "text", .text(\.declinationSource), "where the declination comes from: wmm, location, manual or none"),
+        Column("heading_true_deg", "°", .angle(\.trueHeading), "true heading (magnetic + declination), [0, 360); empty without declination"),
+        Column("accuracy_deg", "°", .number(\.accuracy, decimals: 2), "estimated heading accuracy (1σ-like); empty when unknown"),
+        Column("flags", "text", .flags, "conditions joined by '|', e.g. disturbed|tiltHeld; empty when none"),
+        Column("gnss_mode", "text", .text(\.gnssMode), "GNSS fix mode: 2d or 3d (no_fix when a receiver reports none); empty without GNSS"),
+        Column("lat_deg", "°", .number(\.latitude, decimals: 8), "latitude, north positive"),
+        Column("lon_deg", "°", .number(\.longitude, decimals: 8), "longitude, east positive"),
+        Column("alt_m", "m", .number(\.altitude, decimals: 3), "altitude"),
+        Column("speed_mps", "m/s", .number(\.speed, decimals: 3), "speed over ground"),
+        Column("course_deg", "°", .angle(\.course), "course over ground, from true north, [0, 360)"),
+        Column("eph_m", "m", .number(\.horizontalError, decimals: 3), "estimated horizontal position error"),
+        Column("fix_distance_m", "m", .number(\.fixDistance, decimals: 3), "geodesic distance from the previous fix"),
+        Column("fix_bearing_deg", "°", .angle(\.fixBearing), "initial bearing from the previous fix, from true north, [0, 360)"),
     ]
 
     /// The header line without its line end.
@@ -70,11 +117,6 @@ public enum LogSchema {
 
     /// The position of a column, or nil when version 1 has no such column.
     public static func index(of name: String) -> Int? { columns.firstIndex { $0.name == name } }
-
-    /// Columns whose values are angles in [0, 360) (360 after rounding is written as 0).
-    static let wrappedColumns: Set<String> = [
-        "heading_mag_raw_deg", "heading_mag_deg", "heading_true_deg", "course_deg", "fix_bearing_deg",
-    ]
 
     /// How a header line relates to version 1.
     public enum HeaderMatch: Sendable, Equatable {

@@ -8,7 +8,7 @@ import Platform
 ///
 /// ```swift
 /// LogRotation.numberedPath("/var/lib/lodestone/heading.csv", 2)    // ".../heading.2.csv"
-/// LogRotation.datedPath("heading.csv", day: 20240)                 // "heading-20250531.csv"
+/// LogRotation.datedPath("heading.csv", day: 20240)                 // "heading-20250601.csv"
 /// ```
 public enum LogRotation: Sendable, Equatable {
     case none

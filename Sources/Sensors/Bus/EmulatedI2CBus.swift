@@ -48,9 +48,6 @@ public final class EmulatedI2CBus: I2CBus {
     /// The device at an address, for tests that need to poke it.
     public func device(at address: I2CAddress) -> (any RegisterDevice)? { devices[address] }
 
-    /// Addresses with a device attached, ascending.
-    public var attachedAddresses: [I2CAddress] { devices.keys.sorted() }
-
     public func clearTrace() { trace.removeAll() }
 
     public func writeRegister(address: I2CAddress, register: UInt8, value: UInt8) throws(I2CError) {

@@ -62,26 +62,22 @@ public final class LinuxI2CBus: I2CBus {
     public func readRegisters(address: I2CAddress, start: UInt8, count: Int) throws(I2CError) -> [UInt8] {
         guard (1...32).contains(count) else { throw .unsupported(bus: busNumber, operation: "a \(count)-byte read") }
         try select(address)
-        do {
+        let bytes: [UInt8]
+        do throws(Errno) {
             if hasBlockRead {
-                let bytes = try calls.readI2CBlock(fd, register: start, count: count)
-                guard bytes.count == count else {
-                    throw I2CError.shortRead(bus: busNumber, address: address, expected: count, got: bytes.count)
-                }
-                return bytes
+                bytes = try calls.readI2CBlock(fd, register: start, count: count)
+            } else {
+                var read: [UInt8] = []
+                read.reserveCapacity(count)
+                for i in 0..<count { read.append(try calls.readByteData(fd, register: start &+ UInt8(i))) }
+                bytes = read
             }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(count)
-            for i in 0..<count {
-                bytes.append(try calls.readByteData(fd, register: start &+ UInt8(i)))
-            }
-            return bytes
-        } catch let error as Errno {
-            throw I2CError.from(error, bus: busNumber, address: address, operation: hasBlockRead ? "block read" : "read")
-        } catch let error as I2CError {
-            throw error
         } catch {
-            throw .system(bus: busNumber, address: address, operation: "read", .ioError)
+            throw I2CError.from(error, bus: busNumber, address: address, operation: hasBlockRead ? "block read" : "read")
         }
+        guard bytes.count == count else {
+            throw .shortRead(bus: busNumber, address: address, expected: count, got: bytes.count)
+        }
+        return bytes
     }
 }

@@ -90,9 +90,6 @@ public final class MagnetometerReader {
         return now >= nextAttempt ? attempt(at: now) : nil
     }
 
-    /// The monotonic time of the next scheduled poll.
-    public var nextPollTime: Double { nextAttempt }
-
     /// The reader's monotonic clock, read now.
     public func clockNow() -> Double { clock.monotonic() }
 
@@ -121,8 +118,6 @@ public final class MagnetometerReader {
             lastDataTime = now
             scheduleNextPoll(after: now)
             return nil
-        } catch .dataNotReady {
-            raw = nil
         } catch {
             fail(error, at: now)
             return nil

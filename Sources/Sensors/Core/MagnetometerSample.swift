@@ -90,8 +90,6 @@ public enum ReaderStatus: Sendable, Equatable {
     case noData(since: Double)
     /// Identical readings since `since`.
     case stuck(since: Double)
-
-    public var isOK: Bool { self == .ok }
 }
 
 /// Running totals, for the display and for tests.

@@ -83,7 +83,7 @@ extension MountingOrientation {
            let found = aliasTarget(roll: alias.roll, pitch: alias.pitch, yaw: alias.yaw) {
             return found
         }
-        throw .unknownName(text, suggestion: closestName(to: key))
+        throw .unknownName(text, suggestion: closestMatch(to: key, in: acceptedNames))
     }
 
     /// Every accepted spelling: the 24 names, then the aliases.
@@ -113,30 +113,6 @@ extension MountingOrientation {
         guard let x = direction(column0), let z = direction(column2) else { return nil }
         return (x, z)
     }
-
-    private static func closestName(to word: String) -> String? {
-        var best: (String, Int)?
-        for candidate in acceptedNames {
-            let d = editDistance(Array(word), Array(candidate))
-            if d <= max(2, word.count / 3), best == nil || d < best?.1 ?? .max { best = (candidate, d) }
-        }
-        return best?.0
-    }
-}
-
-private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
 }
 
 extension OrientationError: UserFacingError {

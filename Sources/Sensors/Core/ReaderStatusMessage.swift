@@ -1,3 +1,5 @@
+import Platform
+
 extension ReaderStatus {
     /// One line for the display, or nil when all is well.
     ///
@@ -40,6 +42,5 @@ extension MagnetometerReader {
 func seconds(_ value: Double) -> String {
     guard value.isFinite, value > 0 else { return "0 s" }
     if value >= 10 { return "\(Int(value.rounded())) s" }
-    let tenths = Int((value * 10).rounded())
-    return "\(tenths / 10).\(tenths % 10) s"
+    return fixed(value, 1) + " s"
 }

@@ -10,8 +10,6 @@ public enum SensorError: Error, Equatable, Sendable {
     case overflow(ChipKind)
     /// Data-ready never came within the timeout.
     case dataNotReady(ChipKind, seconds: Double)
-    /// The readings have not changed for too long at a real output rate.
-    case stuck(ChipKind, seconds: Double)
     /// The accelerometer at the address is not the one expected.
     case wrongAccelerometer(expected: AccelerometerKind, bus: Int, address: I2CAddress, evidence: String)
     /// An accelerometer axis sat at the end of its range (a shock or vibration); the sample was dropped.
@@ -27,8 +25,6 @@ public enum SensorError: Error, Equatable, Sendable {
             return "\(chip.displayName) overflow: the field is beyond the chip's range (a magnet nearby?); sample dropped"
         case .dataNotReady(let chip, let s):
             return "\(chip.displayName) produced no data for \(s) s; check the wiring and power"
-        case .stuck(let chip, let s):
-            return "\(chip.displayName) readings have not changed for \(s) s: the sensor may be stuck; power-cycle it"
         case .wrongAccelerometer(let expected, let bus, let address, let evidence):
             return "the chip on bus \(bus) at \(hexAddress(address)) is not a \(expected.displayName) accelerometer (\(evidence)).\n"
                 + "Run 'lodestone detect' to see what is there, or pass the right --accelerometer."
@@ -41,7 +37,7 @@ public enum SensorError: Error, Equatable, Sendable {
     public var exitCode: ExitCode {
         switch self {
         case .bus(.permissionDenied): return .unavailable
-        case .bus, .wrongChip, .wrongAccelerometer, .dataNotReady, .stuck: return .unavailable
+        case .bus, .wrongChip, .wrongAccelerometer, .dataNotReady: return .unavailable
         case .overflow, .accelerometerSaturated: return .dataError
         }
     }

@@ -1,4 +1,5 @@
 import Linear
+import Platform
 
 /// An identification made from identity registers.
 struct Identification {
@@ -41,7 +42,7 @@ extension ChipSignature {
         switch qmc5883lDataCheck(p) {
         case .success(let microtesla):
             result.confidence = .high
-            result.evidence += "; data read \(oneDecimal(microtesla)) µT"
+            result.evidence += "; data read \(fixed(microtesla, 1)) µT"
         case .failure(let reason):
             result.evidence += "; \(reason.text)"
         }
@@ -147,11 +148,4 @@ extension ChipSignature {
         guard let id = p.read(0x0D), let name = names[id] else { return nil }
         return Identification(chip: .unsupported(name), confidence: .medium, evidence: regText(0x0D, id) + " (\(name) WHO_AM_I)")
     }
-}
-
-/// "52.3": a positive value to one decimal, without Foundation.
-func oneDecimal(_ value: Double) -> String {
-    guard value.isFinite else { return "?" }
-    let tenths = Int((abs(value) * 10).rounded())
-    return (value < 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)"
 }

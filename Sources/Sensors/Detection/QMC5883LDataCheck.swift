@@ -1,3 +1,5 @@
+import Platform
+
 /// Why the QMC5883L data read did not confirm the chip.
 enum DataCheckFailure: Error {
     case unreadable
@@ -42,7 +44,7 @@ func qmc5883lDataCheck(_ p: AddressProbe) -> Result<Double, DataCheckFailure> {
     guard let field = QMC5883L.decode(bytes, range: range) else { return .failure(.unreadable) }
     let magnitude = field.norm
     guard magnitude >= 1, magnitude <= 800 else {
-        return .failure(.implausible("\(oneDecimal(magnitude)) µT is outside 1–800 µT"))
+        return .failure(.implausible("\(fixed(magnitude, 1)) µT is outside 1–800 µT"))
     }
     return .success(magnitude)
 }

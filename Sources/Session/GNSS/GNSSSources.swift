@@ -39,10 +39,3 @@ func describe(_ state: GNSSState, source: any GNSSSource) -> String {
     case .disconnected(let error): return error.message
     }
 }
-
-/// Number text for CSV and JSON: `value` rounded to `decimals`, in its shortest exact form.
-func roundedText(_ value: Double, _ decimals: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    return plain((value * scale).rounded() / scale)
-}

@@ -54,12 +54,12 @@ public struct TrackOutput: Sendable {
         fields.append(fix.time.map { ISO8601.format($0) } ?? "")
         fields.append(fix.lat.map(plain) ?? "")
         fields.append(fix.lon.map(plain) ?? "")
-        fields.append(report.leg.map { roundedText($0.distance, 3) } ?? "")
-        fields.append(report.leg.flatMap { $0.distance > 0 ? roundedText($0.azimuth, 3) : nil } ?? "")
+        fields.append(report.leg.map { plain($0.distance, decimals: 3) } ?? "")
+        fields.append(report.leg.flatMap { $0.distance > 0 ? plain($0.azimuth, decimals: 3) : nil } ?? "")
         fields.append(report.leg.map { trackCSVField(direction($0)) } ?? "")
-        fields.append(roundedText(report.totalDistance, 3))
-        fields.append(report.speed.map { roundedText($0, 3) } ?? "")
-        fields.append(report.course.map { roundedText($0, 4) } ?? "")
+        fields.append(plain(report.totalDistance, decimals: 3))
+        fields.append(report.speed.map { plain($0, decimals: 3) } ?? "")
+        fields.append(report.course.map { plain($0, decimals: 4) } ?? "")
         fields.append(report.leg.map { $0.isStationary ? "true" : "false" } ?? "")
         fields.append(fix.horizontalError.map(plain) ?? "")
         fields.append(String(fix.mode.rawValue))
@@ -70,10 +70,7 @@ public struct TrackOutput: Sendable {
         let fix = report.fix
         func number(_ v: Double?) -> JSONValue { v.map { .number($0) } ?? .null }
         func roundedNumber(_ v: Double?, _ decimals: Int) -> JSONValue {
-            guard let v else { return .null }
-            var scale = 1.0
-            for _ in 0..<decimals { scale *= 10 }
-            return .number((v * scale).rounded() / scale)
+            v.map { .number(roundedToDecimals($0, decimals)) } ?? .null
         }
         let leg = report.leg
         return .object([

@@ -16,10 +16,10 @@ public struct WatchRequest: Sendable {
     public var log: LogSession.Options?
     /// Plain ASCII dashboard (also automatic when the locale is not UTF-8).
     public var ascii: Bool
-    public var language: DashboardLanguage?
+    public var language: Language?
 
     public init(live: LiveRequest, rate: Double? = nil, once: Bool = false, log: LogSession.Options? = nil,
-                ascii: Bool = false, language: DashboardLanguage? = nil) {
+                ascii: Bool = false, language: Language? = nil) {
         self.live = live
         self.rate = rate
         self.once = once
@@ -53,7 +53,7 @@ public enum WatchSession {
         let env = runtime.environment
         let dumb = env.value("TERM") == "dumb"
         let settings = DashboardSettings(
-            language: request.language ?? .english, colorEnabled: !env.colorDisabled,
+            language: request.language ?? .en, colorEnabled: !env.colorDisabled,
             asciiOnly: request.ascii || !env.localeIsUTF8)
         let status: ExitCode
         if let terminal = runtime.terminal, !dumb {
@@ -70,7 +70,7 @@ public enum WatchSession {
             status = .success
         } else {
             status = try runPlain(live: live, log: log, runtime: runtime, inbox: inbox, rate: request.rate ?? 10,
-                                  once: request.once, language: request.language ?? .english)
+                                  once: request.once, language: request.language ?? .en)
         }
         try log?.close()
         try live.saveLearnedDeviation(explicitPath: request.live.calibrationPath, runtime: runtime)
@@ -79,7 +79,7 @@ public enum WatchSession {
 
     /// Piped (or --once): one plain line per update, written as made.
     static func runPlain(live: LiveSession, log: LogSession?, runtime: Runtime, inbox: ControlInbox, rate: Double,
-                         once: Bool, language: DashboardLanguage) throws -> ExitCode {
+                         once: Bool, language: Language) throws -> ExitCode {
         let time = runtime.time
         let reader = live.reader
         let period = 1 / rate

@@ -44,7 +44,7 @@ final class WatchView {
 
     func state(settings: DashboardSettings) -> DashboardState {
         let now = live.time.monotonic()
-        let language: Language = settings.language == .chinese ? .zh : .en
+        let language = settings.language
         var state = DashboardState()
         let reader = live.reader
         let info = reader.magnetometer.info
@@ -124,9 +124,9 @@ func sourceText(_ source: DeclinationSource) -> String {
 
 /// The piped form of an estimate:
 /// "123.4° SE  true 136.2°  ±1.1°  declination +12.8° (wmm)".
-func plainLine(_ e: HeadingEstimate, language: DashboardLanguage) -> String {
+func plainLine(_ e: HeadingEstimate, language: Language) -> String {
     var line = formatHeadingLine(e.magneticHeading)
-    if language == .chinese {
+    if language == .zh {
         line = line.split(separator: " ")[0] + " " + formatBearing(e.magneticHeading, style: .points16, language: .zh)
     }
     if let t = e.trueHeading {

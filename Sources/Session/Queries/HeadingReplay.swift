@@ -90,7 +90,7 @@ public struct HeadingReplay: Sendable {
         + "declination_source,field_uT,roll_deg,pitch_deg,flags"
 
     static func csvLine(_ t: String, _ e: HeadingEstimate) -> String {
-        func v(_ x: Double?, _ d: Int = 4) -> String { x.map { roundedText($0, d) } ?? "" }
+        func v(_ x: Double?, _ d: Int = 4) -> String { x.map { plain($0, decimals: d) } ?? "" }
         return [t, v(e.magneticHeading), v(e.trueHeading), e.isAccuracyAvailable ? v(e.accuracy, 3) : "",
                 v(e.rawMagneticHeading), v(e.declination), e.declinationSource.label, v(e.fieldStrength, 3),
                 v(e.roll, 3), v(e.pitch, 3), e.flags.names.joined(separator: "|")].joined(separator: ",")

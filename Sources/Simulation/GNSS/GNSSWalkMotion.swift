@@ -2,6 +2,7 @@ import Geodesy
 import Glibc
 import GNSS
 import Linear
+import Platform
 
 // The physics of `GNSSWalk`: the true motion, the error processes, and the reported fix.
 extension GNSSWalk {
@@ -87,10 +88,5 @@ private func normalizeLongitude(_ lon: Double) -> Double {
 
 private func roundTo9(_ value: Double) -> Double { roundTo(value, 9) }
 
-private func roundTo(_ value: Double, _ decimals: Int) -> Double {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    // An integer over a power of ten, both exact: the division gives the Double nearest the
-    // decimal, as parsing gpsd's printed digits would.
-    return (value * scale).rounded() / scale
-}
+/// `value` as gpsd's printed digits would read back: rounded to `decimals` places.
+private func roundTo(_ value: Double, _ decimals: Int) -> Double { roundedToDecimals(value, decimals) }

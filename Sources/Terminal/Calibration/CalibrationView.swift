@@ -1,3 +1,5 @@
+import Platform
+
 /// Everything the live calibration screen shows. Plain values: the wizard fills it from the
 /// calibration session, the renderer only draws it.
 ///
@@ -116,20 +118,9 @@ private func metricLines(_ s: CalibrationViewState, width: Int, ascii: Bool) -> 
     return [first, second, field]
 }
 
-/// Fixed decimals without Foundation; "-" for values that are not finite.
+/// Platform's `fixed`, with "-" in place of a value that is not finite.
 func calibrationNumber(_ x: Double, decimals: Int) -> String {
-    guard x.isFinite else { return "-" }
-    var scale = 1.0
-    for _ in 0..<max(0, min(decimals, 6)) { scale *= 10 }
-    let scaled = (abs(x) * scale).rounded()
-    guard scaled < 9e15 else { return x < 0 ? "-inf" : "inf" }
-    let n = Int64(scaled), s = Int64(scale)
-    var text = String(n / s)
-    if decimals > 0 {
-        let f = String(n % s)
-        text += "." + String(repeating: "0", count: max(0, decimals - f.count)) + f
-    }
-    return (x < 0 && n != 0 ? "-" : "") + text
+    x.isFinite ? fixed(x, decimals) : "-"
 }
 
 /// Word-wraps text to `width` characters (words longer than the width are cut).

@@ -39,7 +39,7 @@ public func renderDashboard(state: DashboardState, columns: Int, rows: Int) -> [
 public func renderPlainLine(state: DashboardState) -> String {
     let panels = Panels(state: state.sanitizedForDisplay())
     var parts = [panels.headline.map(\.text).joined()]
-    if let a = state.accuracy, a.isFinite { parts.append(panels.glyphs.plusMinus + NumberFormat.fixed(a, 1) + panels.glyphs.degree) }
+    if let a = state.accuracy, a.isFinite { parts.append(panels.glyphs.plusMinus + fixed(a, 1) + panels.glyphs.degree) }
     if state.disturbance.level != .none { parts.append(panels.disturbanceLine.map(\.text).joined()) }
     let line = parts.joined(separator: "  ")
     return state.asciiOnly ? asciiFold(line) : line

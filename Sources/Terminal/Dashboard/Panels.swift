@@ -1,3 +1,5 @@
+import Platform
+
 /// A run of text in one style.
 struct Segment {
     var text: String
@@ -75,7 +77,7 @@ struct Panels {
     var accuracyLine: PanelLine {
         var line: PanelLine = [Segment(labels.accuracy + " ")]
         if let a = state.accuracy, a.isFinite {
-            line.append(Segment(glyphs.plusMinus + NumberFormat.fixed(a, 1) + glyphs.degree))
+            line.append(Segment(glyphs.plusMinus + fixed(a, 1) + glyphs.degree))
         } else {
             line.append(Segment(labels.unknown, .dim))
         }
@@ -98,7 +100,7 @@ struct Panels {
         var line: PanelLine = [Segment(labels.declination + " ")]
         if let d = state.declination, d.isFinite {
             let side = d > 0.05 ? "E" : (d < -0.05 ? "W" : "")
-            line.append(Segment(NumberFormat.fixed(abs(d), 1) + glyphs.degree + side))
+            line.append(Segment(fixed(abs(d), 1) + glyphs.degree + side))
         } else {
             line.append(Segment(labels.unknown, .dim))
         }
@@ -109,7 +111,7 @@ struct Panels {
     var fieldLine: PanelLine {
         var text = labels.field + " "
         if let f = state.fieldStrength, f.isFinite {
-            text += NumberFormat.fixed(f, 1) + " " + glyphs.micro + "T"
+            text += fixed(f, 1) + " " + glyphs.micro + "T"
         } else {
             text += labels.unknown
         }
@@ -133,7 +135,7 @@ struct Panels {
         var first = s.chip
         if let bus = s.bus { first += "  " + labels.bus + " " + String(bus) }
         if let address = s.address { first += "  " + NumberFormat.hex(address) }
-        if let rate = s.rateHz, rate.isFinite { first += "  " + NumberFormat.fixed(rate, rate < 10 ? 1 : 0) + " Hz" }
+        if let rate = s.rateHz, rate.isFinite { first += "  " + fixed(rate, rate < 10 ? 1 : 0) + " Hz" }
         var second: PanelLine = [Segment(labels.errors + " " + String(s.errorCount), s.errorCount > 0 ? .warning : .plain)]
         if !s.status.isEmpty { second.append(Segment("  " + s.status, s.errorCount > 0 ? .warning : .dim)) }
         return [[Segment(first)], second]
@@ -153,22 +155,22 @@ struct Panels {
         }
         var motion = labels.speed + " "
         if let v = g.speed, v.isFinite {
-            motion += NumberFormat.fixed(state.speedUnit.convert(metresPerSecond: v), 1) + " " + state.speedUnit.rawValue
+            motion += fixed(state.speedUnit.convert(metresPerSecond: v), 1) + " " + state.speedUnit.rawValue
         } else {
             motion += "-"
         }
         if let c = g.course, c.isFinite { motion += "  " + labels.course + " " + NumberFormat.heading(c, decimals: 0) + glyphs.degree }
         lines.append([Segment(motion, g.stale ? .dim : .plain)])
         var quality = labels.error + " "
-        quality += g.horizontalError.map { $0.isFinite ? glyphs.plusMinus + NumberFormat.fixed($0, 1) + " m" : "-" } ?? "-"
-        if let age = g.ageSeconds, age.isFinite { quality += "  " + labels.age + " " + NumberFormat.fixed(age, 1) + " s" }
+        quality += g.horizontalError.map { $0.isFinite ? glyphs.plusMinus + fixed($0, 1) + " m" : "-" } ?? "-"
+        if let age = g.ageSeconds, age.isFinite { quality += "  " + labels.age + " " + fixed(age, 1) + " s" }
         lines.append([Segment(quality, staleStyle)])
         return lines
     }
 
     /// "33.86880°S": five decimals (about a metre).
     private func coordinate(_ value: Double, _ positive: String, _ negative: String) -> String {
-        NumberFormat.fixed(abs(value), 5) + glyphs.degree + (value >= 0 ? positive : negative)
+        fixed(abs(value), 5) + glyphs.degree + (value >= 0 ? positive : negative)
     }
 
     // MARK: Reports and status

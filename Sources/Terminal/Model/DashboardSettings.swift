@@ -1,10 +1,12 @@
-/// The label language.
-public enum DashboardLanguage: String, Sendable, Equatable, CaseIterable {
-    case english = "en"
-    case chinese = "zh"
+import Geodesy
 
-    /// The other language (the `l` key).
-    public var toggled: DashboardLanguage { self == .english ? .chinese : .english }
+extension Language {
+    /// The next language, in `allCases` order and wrapping round (the `l` key cycles them).
+    var next: Language {
+        let all = Language.allCases
+        let i = all.firstIndex(of: self) ?? all.startIndex
+        return all[(i + 1) % all.count]
+    }
 }
 
 /// How speeds are shown (the `u` key cycles km/h → knots → m/s).
@@ -43,13 +45,13 @@ public enum SpeedUnit: String, Sendable, Equatable, CaseIterable {
 public struct DashboardSettings: Sendable, Equatable {
     public var primary: HeadingReference
     public var speedUnit: SpeedUnit
-    public var language: DashboardLanguage
+    public var language: Language
     public var colorEnabled: Bool
     public var asciiOnly: Bool
     public var helpVisible: Bool
 
     public init(primary: HeadingReference = .magnetic, speedUnit: SpeedUnit = .kilometresPerHour,
-                language: DashboardLanguage = .english, colorEnabled: Bool = false, asciiOnly: Bool = false,
+                language: Language = .en, colorEnabled: Bool = false, asciiOnly: Bool = false,
                 helpVisible: Bool = false) {
         self.primary = primary
         self.speedUnit = speedUnit
@@ -65,7 +67,7 @@ public struct DashboardSettings: Sendable, Equatable {
         switch action {
         case .toggleReference: primary = primary == .magnetic ? .true : .magnetic
         case .cycleUnits: speedUnit = speedUnit.next
-        case .toggleLanguage: language = language.toggled
+        case .toggleLanguage: language = language.next
         case .toggleHelp: helpVisible.toggle()
         case .closeHelp, .calibrate, .resetTrack: helpVisible = false
         case .quit: break

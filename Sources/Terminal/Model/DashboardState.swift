@@ -1,3 +1,5 @@
+import Geodesy
+
 /// Everything the dashboard shows, as plain values. The command fills it from the heading estimate,
 /// the GNSS fix and the movement reports each frame; the renderer never looks anywhere else.
 ///
@@ -50,7 +52,7 @@ public struct DashboardState: Sendable, Equatable {
     public var notice: String = ""
 
     // MARK: Presentation
-    public var language: DashboardLanguage = .english
+    public var language: Language = .en
     public var speedUnit: SpeedUnit = .kilometresPerHour
     /// Colour escapes allowed (false under NO_COLOR, TERM=dumb or when not a terminal).
     public var colorEnabled = false

@@ -1,9 +1,11 @@
+import Geodesy
+
 /// The dashboard's own words in each language. Chinese falls back to English in ASCII mode.
 struct Labels: Sendable {
     let chinese: Bool
 
-    init(language: DashboardLanguage, ascii: Bool) {
-        chinese = language == .chinese && !ascii
+    init(language: Language, ascii: Bool) {
+        chinese = language == .zh && !ascii
     }
 
     private func pick(_ en: String, _ zh: String) -> String { chinese ? zh : en }

@@ -1,17 +1,18 @@
+import Geodesy
 import Glibc
 
 /// The rose options: character set, label language and the cell shape.
 public struct RoseOptions: Sendable, Equatable {
     /// Pure ASCII: a dotted ring instead of braille, "v" for the lubber mark, English letters.
     public var asciiOnly: Bool
-    public var language: DashboardLanguage
+    public var language: Language
     /// Height of a terminal cell divided by its width (about 2 for most fonts); corrects the ring
     /// so it is round on screen. Clamped to 1...3.
     public var cellAspect: Double
     /// Text in the middle of the card; nil shows the heading in whole degrees ("123°").
     public var centerText: String?
 
-    public init(asciiOnly: Bool = false, language: DashboardLanguage = .english, cellAspect: Double = 2,
+    public init(asciiOnly: Bool = false, language: Language = .en, cellAspect: Double = 2,
                 centerText: String? = nil) {
         self.asciiOnly = asciiOnly
         self.language = language

@@ -95,13 +95,6 @@ struct Canvas {
         return used
     }
 
-    /// Writes text centred on column `center` (a wide label starts at `center − (width − 1) / 2`).
-    @discardableResult
-    mutating func writeCentered(_ text: String, center: Int, y: Int, style: Style = .plain) -> Int {
-        let w = displayWidth(glyphs.ascii ? asciiFold(text) : text)
-        return write(text, x: center - (w - 1) / 2, y: y, style: style)
-    }
-
     /// Fills a rectangle with spaces.
     mutating func clear(x: Int, y: Int, width: Int, height: Int) {
         for row in max(0, y)..<min(rows, y + height) {

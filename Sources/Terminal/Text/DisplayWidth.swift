@@ -55,8 +55,9 @@ private enum EscapeState { case text, escape, csi }
 /// `width` cells wide. A wide character that would straddle the edge is replaced by a space.
 ///
 /// ```swift
-/// fitToWidth("北东", 3)            // "北 "
-/// fitToWidth("Declination", 6)    // "Decli…"
+/// fitToWidth("北东", 3)                   // "北…"
+/// fitToWidth("北东", 3, ellipsis: "")      // "北 "  (东 would straddle the edge)
+/// fitToWidth("Declination", 6)           // "Decli…"
 /// ```
 public func fitToWidth(_ text: String, _ width: Int, ellipsis: String = "…") -> String {
     guard width > 0 else { return "" }

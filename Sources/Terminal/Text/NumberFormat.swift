@@ -1,30 +1,14 @@
-/// Fixed-point number formatting without Foundation.
+import Platform
+
+/// The dashboard's number shapes, built on Platform's `fixed` (which owns rounding, NaN and ±∞).
 enum NumberFormat {
-    /// `value` with exactly `decimals` digits after the point, rounded half away from zero;
-    /// "–" for NaN or infinity.
+    /// Like Platform's `fixed`, with an explicit "+" for positive values.
     ///
     /// ```swift
-    /// NumberFormat.fixed(123.45, 1)   // "123.5"
-    /// NumberFormat.fixed(-0.04, 1)    // "0.0"
+    /// NumberFormat.signed(1.2, 1)    // "+1.2"
+    /// NumberFormat.signed(-0.5, 1)   // "-0.5"
+    /// NumberFormat.signed(0.01, 1)   // "0.0"
     /// ```
-    static func fixed(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite, abs(value) < 1e15 else { return "-" }
-        let places = max(0, min(decimals, 9))
-        var scale: Int64 = 1
-        for _ in 0..<places { scale *= 10 }
-        let scaled = (abs(value) * Double(scale)).rounded(.toNearestOrAwayFromZero)
-        guard scaled < 9.2e18 else { return "-" }
-        let units = Int64(scaled)
-        let whole = units / scale
-        var text = (value < 0 && units != 0 ? "-" : "") + String(whole)
-        if places > 0 {
-            let fraction = String(units % scale)
-            text += "." + String(repeating: "0", count: places - fraction.count) + fraction
-        }
-        return text
-    }
-
-    /// Like `fixed`, with an explicit "+" for positive values ("+1.2", "-0.5", "0.0").
     static func signed(_ value: Double, _ decimals: Int) -> String {
         let text = fixed(value, decimals)
         guard value.isFinite, text.first != "-" else { return text }

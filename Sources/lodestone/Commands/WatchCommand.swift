@@ -48,7 +48,7 @@ enum WatchCommand: Command {
         // A file-size limit must end in a write error (exit 74), not kill the process.
         signal(SIGXFSZ, SIG_IGN)
         let request = WatchRequest(live: live, rate: requestedRate, once: arguments.flag(once), log: logFile,
-                                   ascii: arguments.flag(ascii), language: language.map { $0 == .zh ? .chinese : .english })
+                                   ascii: arguments.flag(ascii), language: language)
         return try WatchSession.run(request, runtime: .system(command: spec.name))
     }
 }
