@@ -1,16 +1,9 @@
 import Foundation
 import Geodesy
 import GNSS
+import Linear
 import Navigation
 import Testing
-
-extension TestRandom {
-    /// A standard normal deviate (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u = max(unit(), 1e-300)
-        return (-2 * log(u)).squareRoot() * cos(2 * .pi * unit())
-    }
-}
 
 /// A synthetic receiver moving in a straight line at a constant speed, with white position noise
 /// whose 95 % radius is `eph` (σ = eph / 2.45 per axis) and Doppler noise of `speedNoise` m/s.
@@ -26,15 +19,15 @@ struct StraightRun {
 
     /// `count` fixes, and the true path length.
     func fixes(_ count: Int) throws -> [Fix] {
-        var random = TestRandom(state: seed)
+        var random = SplitMix64(seed: seed)
         let start = try GeoPoint(latitude: 54.3, longitude: 10.15)
         let sigma = eph / 2.4477
         return try (0..<count).map { k in
             let truth = try Geodesic.direct(from: start, azimuth: course, distance: speed * interval * Double(k)).point
-            let north = sigma * random.gaussian(), east = sigma * random.gaussian()
+            let north = sigma * random.nextGaussian(), east = sigma * random.nextGaussian()
             let noisy = try Geodesic.direct(from: truth, azimuth: atan2(east, north) * 180 / .pi,
                                             distance: (north * north + east * east).squareRoot()).point
-            let measured = abs(speed + speedNoise * random.gaussian())
+            let measured = abs(speed + speedNoise * random.nextGaussian())
             return Fix(time: 1_800_000_000 + interval * Double(k), mode: .threeD, lat: noisy.latitude, lon: noisy.longitude,
                        course: reportsSpeed ? course : nil, speed: reportsSpeed ? measured : nil, eph: eph, eps: eps)
         }

@@ -1,20 +1,9 @@
 import Foundation
 import Geodesy
 import GNSS
+import Linear
 import Navigation
 import Testing
-
-/// A seeded generator for the randomised tests (SplitMix64).
-struct TestRandom {
-    var state: UInt64
-    mutating func unit() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) * 0x1.0p-53
-    }
-}
 
 /// Distance and azimuth for short lines from the local radii of curvature of WGS84 at the
 /// mid-latitude (an independent check on the geodesic, good to ~1e-6 for a few km).
@@ -118,15 +107,15 @@ struct MovementTrackerTests {
 
     /// Geodesic legs against an independent local computation, for random short moves.
     @Test func legsAgreeWithAnIndependentComputation() throws {
-        var random = TestRandom(state: 0x1234_5678)
+        var random = SplitMix64(seed: 0x1234_5678)
         var tracker = MovementTracker()
         var total = 0.0
         var previous: (Double, Double)?
         for _ in 0..<500 {
-            let lat = -70 + 140 * random.unit()
-            let lon = -180 + 360 * random.unit()
+            let lat = -70 + 140 * random.nextUnit()
+            let lon = -180 + 360 * random.nextUnit()
             let here = previous.map { p in
-                (min(89, max(-89, p.0 + (random.unit() - 0.5) * 0.02)), p.1 + (random.unit() - 0.5) * 0.02)
+                (min(89, max(-89, p.0 + (random.nextUnit() - 0.5) * 0.02)), p.1 + (random.nextUnit() - 0.5) * 0.02)
             } ?? (lat, lon)
             guard let r = tracker.process(fix(here.0, here.1)).report else { continue }
             if let p = previous, let leg = r.leg {

@@ -8,7 +8,6 @@ enum LanguageOption {
 
     /// The language asked for, or nil when absent.
     static func language(_ arguments: ParsedArguments) throws(UsageError) -> Language? {
-        guard let text = try arguments.choice(lang, from: ["en", "zh"]) else { return nil }
-        return text == "zh" ? .zh : .en
+        try arguments.choice(lang, from: Language.allCases.map(\.rawValue)).flatMap(Language.init(rawValue:))
     }
 }
