@@ -18,9 +18,10 @@ import Platform
 /// let boat = Leg(distance: 3, azimuth: 200, errorRadius: 15.6, velocity: GroundVelocity(speed: 3, speedError: 0.2, course: 30))
 /// formatMovement(boat, style: .quadrant(decimals: 0))   // "N30°E, moved 3 m"
 /// ```
-public func formatMovement(_ leg: Leg, style: BearingStyle = .quadrant(decimals: 0), language: Language = .en) -> String {
+public func formatMovement(_ leg: Leg, style: BearingStyle = .quadrant(decimals: 0), language: Language = .en,
+                           units: UnitSystem = .metric) -> String {
     if leg.isStationary { return stationaryWord(language) }
-    let distance = formatDistance(leg.distance, language: language)
+    let distance = formatDistance(leg.distance, language: language, units: units)
     guard let direction = leg.direction else {
         return (language == .en ? "moved " : "移动了") + distance
     }
@@ -49,20 +50,25 @@ public func stationaryWord(_ language: Language) -> String {
     language == .en ? "stationary" : "静止"
 }
 
-/// Whole metres below a kilometre ("12 m", "12米"), else kilometres to two decimals
-/// ("1.25 km", "1.25公里").
-public func formatDistance(_ metres: Double, language: Language = .en) -> String {
-    guard metres.isFinite else { return "?" }
-    let whole = metres.rounded()
-    if abs(whole) < 1000 {
-        return wholeNumber(whole) + (language == .en ? " m" : "米")
-    }
-    return decimalText(metres / 1000, decimals: 2) + (language == .en ? " km" : "公里")
+/// A distance in the chosen units (`UnitSystem.distance`): "12 m", "1.25 km", "40 ft", "2.10 NM";
+/// in Chinese "12米", "1.25公里". "?" when not finite.
+public func formatDistance(_ metres: Double, language: Language = .en, units: UnitSystem = .metric) -> String {
+    formatQuantity(units.distance(metres), language: language)
 }
 
-/// "4.2 m/s" or "4.2米/秒".
-public func formatSpeed(_ metresPerSecond: Double, language: Language = .en) -> String {
-    decimalText(metresPerSecond, decimals: 1) + (language == .en ? " m/s" : "米/秒")
+/// A speed in the chosen units: "4.2 m/s", "9.4 mph", "8.2 kn"; "4.2米/秒".
+public func formatSpeed(_ metresPerSecond: Double, language: Language = .en, units: UnitSystem = .metric) -> String {
+    formatQuantity(units.speed(metresPerSecond), language: language)
+}
+
+/// A position error or altitude: "3.0 m", or "9.8 ft" in imperial units.
+public func formatLength(_ metres: Double, language: Language = .en, units: UnitSystem = .metric) -> String {
+    formatQuantity(units.length(metres), language: language)
+}
+
+/// "12 m" in English (a space before the symbol), "12米" in Chinese; "?" when not finite.
+public func formatQuantity(_ q: Quantity, language: Language = .en) -> String {
+    decimalText(q.value, decimals: q.decimals) + (language == .zh ? "" : " ") + q.symbol(language)
 }
 
 /// The report after its time and position: "start" for the first, else the movement, the total
@@ -74,13 +80,13 @@ public func formatSpeed(_ metresPerSecond: Double, language: Language = .en) -> 
 /// // "N30°E, moved 12 m; total 1.23 km; 4.2 m/s, course N17°E"
 /// ```
 public func formatReportSummary(_ report: MovementReport, style: BearingStyle = .quadrant(decimals: 0),
-                                language: Language = .en) -> String {
+                                language: Language = .en, units: UnitSystem = .metric) -> String {
     guard let leg = report.leg else { return language == .en ? "start" : "起点" }
-    var parts = [formatMovement(leg, style: style, language: language)]
-    parts.append((language == .en ? "total " : "累计") + formatDistance(report.totalDistance, language: language))
+    var parts = [formatMovement(leg, style: style, language: language, units: units)]
+    parts.append((language == .en ? "total " : "累计") + formatDistance(report.totalDistance, language: language, units: units))
     var motion: [String] = []
     if let speed = report.speed {
-        motion.append((language == .en ? "" : "速度") + formatSpeed(speed, language: language))
+        motion.append((language == .en ? "" : "速度") + formatSpeed(speed, language: language, units: units))
     }
     // A receiver's course at walking-pace noise or at rest points anywhere: not shown below 0.3 m/s.
     if let course = report.course, (report.speed ?? 1) >= 0.3 {

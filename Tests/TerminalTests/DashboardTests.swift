@@ -124,7 +124,8 @@ struct DashboardTests {
     func units() {
         var s = fullState()
         s.gnss?.speed = 10
-        let expected: [SpeedUnit: String] = [.kilometresPerHour: "36.0 km/h", .knots: "19.4 kn", .metresPerSecond: "10.0 m/s"]
+        let expected: [SpeedUnit: String] = [.kilometresPerHour: "36.0 km/h", .knots: "19.4 kn", .metresPerSecond: "10.0 m/s",
+                                            .milesPerHour: "22.4 mph"]
         for unit in SpeedUnit.allCases {
             s.speedUnit = unit
             let text = renderDashboard(state: s, columns: 80, rows: 24).joined(separator: "\n")
@@ -182,7 +183,9 @@ struct DashboardTests {
         #expect(!settings.helpVisible)
         settings.apply(.cycleUnits)
         settings.apply(.cycleUnits)
-        #expect(settings.speedUnit == .kilometresPerHour)
+        #expect(settings.speedUnit == .milesPerHour)
+        settings.apply(.cycleUnits)
+        #expect(settings.speedUnit == .kilometresPerHour, "the cycle comes back round")
         settings.apply(.toggleReference)
         settings.apply(.toggleLanguage)
         #expect(settings.primary == .magnetic && settings.language == .en)

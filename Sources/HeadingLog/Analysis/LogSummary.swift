@@ -49,7 +49,10 @@ public struct LogSummary: Sendable, Equatable {
     public init(path: String) { self.path = path }
 
     /// A short report for people, one fact per line.
-    public var text: String {
+    public var text: String { text(distance: Self.metricDistance) }
+
+    /// The summary with distances written by `distance` (e.g. in the user's units).
+    public func text(distance distanceText: (Double) -> String) -> String {
         var lines: [(String, String)] = [("file", sanitize(path))]
         lines.append(("rows", "\(rows)" + (malformedRows > 0 ? " (\(malformedRows) malformed lines skipped)" : "")))
         if let first = firstTime, let last = lastTime {
@@ -96,7 +99,8 @@ public struct LogSummary: Sendable, Equatable {
     private func iso(_ t: Double) -> String { TimeText.string(milliseconds: TimeText.milliseconds(t) ?? 0) }
     private func seconds(_ s: Double) -> String { fixed(s, s < 10 ? 3 : 1) + " s" }
 
-    private func distanceText(_ m: Double) -> String {
+    /// Metres to a tenth below 10 km, else kilometres to two decimals.
+    public static func metricDistance(_ m: Double) -> String {
         m >= 10_000 ? fixed(m / 1000, 2) + " km" : fixed(m, 1) + " m"
     }
 

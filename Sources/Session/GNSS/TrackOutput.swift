@@ -13,6 +13,8 @@ public struct TrackOutput: Sendable {
     var format: Format
     var style: BearingStyle
     var language: Language
+    /// The units of the text format (CSV and JSON stay in SI units).
+    var units: UnitSystem = .metric
 
     /// The CSV header (nil for other formats).
     var header: String? {
@@ -42,9 +44,9 @@ public struct TrackOutput: Sendable {
         parts.append(fix.time.map { utcClockTime($0) } ?? "--:--:--")
         if let lat = fix.lat, let lon = fix.lon { parts.append(plain(lat) + ", " + plain(lon)) }
         if let error = fix.horizontalError {
-            parts.append("±" + formatDistance(error, language: language))
+            parts.append("±" + formatDistance(error, language: language, units: units))
         }
-        parts.append(formatReportSummary(report, style: style, language: language))
+        parts.append(formatReportSummary(report, style: style, language: language, units: units))
         return parts.joined(separator: "  ") + "\n"
     }
 

@@ -18,10 +18,12 @@ public struct TrackRequest: Sendable {
     public var duration: Double?
     /// Stop after this many reports.
     public var count: Int?
+    /// Units of the text format; nil: `GPSD_UNITS`, else metric.
+    public var units: UnitSystem?
 
     public init(source: GNSSSourceChoice, format: TrackOutput.Format = .text, style: BearingStyle = .quadrant(decimals: 0),
                 language: Language = .en, distanceFilter: Double? = nil, maximumHorizontalError: Double? = nil,
-                minimumMode: FixMode = .twoD, duration: Double? = nil, count: Int? = nil) {
+                minimumMode: FixMode = .twoD, duration: Double? = nil, count: Int? = nil, units: UnitSystem? = nil) {
         self.source = source
         self.format = format
         self.style = style
@@ -31,6 +33,7 @@ public struct TrackRequest: Sendable {
         self.minimumMode = minimumMode
         self.duration = duration
         self.count = count
+        self.units = units
     }
 }
 
@@ -44,7 +47,8 @@ public enum TrackSession {
         let inbox = ControlInbox(runtime.events)
         let time = runtime.time
         let source = request.source.open(time: time)
-        let output = TrackOutput(format: request.format, style: request.style, language: request.language)
+        let output = TrackOutput(format: request.format, style: request.style, language: request.language,
+                                 units: request.units ?? runtime.environment.units)
         var tracker = MovementTracker(gate: QualityGate(minimumMode: request.minimumMode,
                                                         maximumHorizontalError: request.maximumHorizontalError),
                                       distanceFilter: request.distanceFilter)

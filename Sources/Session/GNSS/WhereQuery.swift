@@ -1,3 +1,4 @@
+import Geodesy
 import GNSS
 import JSON
 import Navigation
@@ -12,14 +13,17 @@ public struct WhereQuery: Sendable {
     public var maximumHorizontalError: Double?
     public var minimumMode: FixMode
     public var json: Bool
+    /// Units of the error and altitude in the text form; nil: `GPSD_UNITS`, else metric.
+    public var units: UnitSystem?
 
     public init(source: GNSSSourceChoice, timeout: Double = 30, maximumHorizontalError: Double? = nil,
-                minimumMode: FixMode = .twoD, json: Bool = false) {
+                minimumMode: FixMode = .twoD, json: Bool = false, units: UnitSystem? = nil) {
         self.source = source
         self.timeout = timeout
         self.maximumHorizontalError = maximumHorizontalError
         self.minimumMode = minimumMode
         self.json = json
+        self.units = units
     }
 
     /// Waits for the fix and prints it; on timeout or a stop signal, throws what it saw.
@@ -38,7 +42,7 @@ public struct WhereQuery: Sendable {
         while true {
             let now = time.monotonic()
             if let fix = search.observe(source.take(now: now)) {
-                runtime.output.write(json ? Self.jsonText(fix) : Self.text(fix))
+                runtime.output.write(json ? Self.jsonText(fix) : Self.text(fix, units: units ?? runtime.environment.units))
                 return .success
             }
             if now - started >= timeout || inbox.stopRequested {
@@ -48,12 +52,12 @@ public struct WhereQuery: Sendable {
         }
     }
 
-    static func text(_ fix: Fix) -> String {
+    static func text(_ fix: Fix, units: UnitSystem) -> String {
         var parts = [plain(fix.lat ?? 0) + ", " + plain(fix.lon ?? 0)]
-        if let e = fix.horizontalError { parts.append("±" + fixed(e, 1) + " m") }
+        if let e = fix.horizontalError { parts.append("±" + formatLength(e, units: units)) }
         parts.append(fix.mode.description)
         if let t = fix.time { parts.append(ISO8601.format(t)) }
-        if let alt = fix.altMSL { parts.append("alt " + fixed(alt, 1) + " m") }
+        if let alt = fix.altMSL { parts.append("alt " + formatLength(alt, units: units)) }
         return parts.joined(separator: "  ") + "\n"
     }
 

@@ -18,7 +18,7 @@ public enum DashboardEnd: Equatable, Sendable {
 /// per frame, asks `state` for the current `DashboardState`, lays the viewer's settings over it
 /// (language, units, true/magnetic, help, colour) and draws it in one write to `runtime.output`. A
 /// resize redraws at once. Keys that change settings are applied here; every key action, including
-/// `.calibrate` and `.resetTrack`, is also passed to `onAction`. Time passes only in `inbox.wait`.
+/// `.calibrate` and `.resetTrack`, is also passed to `onAction` with the settings it left. Time passes only in `inbox.wait`.
 ///
 /// ```swift
 /// let end = try runDashboard(runtime: runtime, inbox: inbox, terminal: tty,
@@ -34,7 +34,7 @@ public func runDashboard(
     frameRate: Double = 20,
     settings initial: DashboardSettings,
     sample: () throws -> Void = {},
-    onAction: (KeyAction) -> Void = { _ in },
+    onAction: (KeyAction, DashboardSettings) -> Void = { _, _ in },
     state: (DashboardSettings) throws -> DashboardState
 ) throws -> DashboardEnd {
     let rate = frameRate.isFinite ? min(30, max(10, frameRate)) : 20
@@ -58,7 +58,7 @@ public func runDashboard(
         for action in keyActions(for: terminal.readKeys()) {
             if action == .quit { return .quitKey }
             settings.apply(action)
-            onAction(action)
+            onAction(action, settings)
             redraw = true
         }
         try sample()

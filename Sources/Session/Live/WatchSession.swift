@@ -12,20 +12,27 @@ public struct WatchRequest: Sendable {
     public var rate: Double?
     /// Print one reading (or one dashboard frame) and exit.
     public var once: Bool
+    /// With `once`: how long to wait for the GNSS fix that gives the true heading, seconds.
+    public var onceTimeout: Double
     /// Also log to this CSV file.
     public var log: LogSession.Options?
     /// Plain ASCII dashboard (also automatic when the locale is not UTF-8).
     public var ascii: Bool
     public var language: Language?
+    /// Units of distances and speeds; nil: the dashboard's remembered choice, else `GPSD_UNITS`,
+    /// else metric (km/h on the dashboard).
+    public var units: UnitSystem?
 
-    public init(live: LiveRequest, rate: Double? = nil, once: Bool = false, log: LogSession.Options? = nil,
-                ascii: Bool = false, language: Language? = nil) {
+    public init(live: LiveRequest, rate: Double? = nil, once: Bool = false, onceTimeout: Double = WatchSession.fixTimeout,
+                log: LogSession.Options? = nil, ascii: Bool = false, language: Language? = nil, units: UnitSystem? = nil) {
         self.live = live
         self.rate = rate
         self.once = once
+        self.onceTimeout = onceTimeout
         self.log = log
         self.ascii = ascii
         self.language = language
+        self.units = units
     }
 }
 
@@ -39,6 +46,26 @@ public struct WatchRequest: Sendable {
 public enum WatchSession {
     /// How long `once` waits for the first estimate before giving up, seconds.
     public static let onceTimeout = 5.0
+    /// How long `once` waits by default for a GNSS fix (and so the true heading), seconds.
+    public static let fixTimeout = 10.0
+
+    /// With `once`: true when the reading can be printed now. It waits for the true heading while a
+    /// GNSS source could still give the declination, for at most `timeout`; gpsd that cannot be
+    /// reached at all is not waited for.
+    static func onceIsReady(_ live: LiveSession, waited: Double, timeout: Double, runtime: Runtime) -> Bool {
+        guard let estimate = live.pipeline.estimate else { return false }
+        guard let gnss = live.gnss, estimate.trueHeading == nil else { return true }
+        if let state = live.gnssState, case .disconnected(.cannotConnect) = state {
+            runtime.say("no true heading: " + describe(state, source: gnss))
+            return true
+        }
+        if waited >= timeout {
+            runtime.say("no GNSS fix within \(plain(timeout)) s, so no true heading (give --location or --declination, "
+                        + "or a longer --timeout)")
+            return true
+        }
+        return false
+    }
 
     public static func run(_ request: WatchRequest, runtime: Runtime) throws -> ExitCode {
         let inbox = ControlInbox(runtime.events)
@@ -52,38 +79,58 @@ public enum WatchSession {
         defer { try? log?.close() }
         let env = runtime.environment
         let dumb = env.value("TERM") == "dumb"
+        let units = request.units ?? env.units
+        let remembered = DashboardPreferences.load(configFolder: env.configFolder)
+        let speedUnit = request.units.map(SpeedUnit.init) ?? remembered.speedUnit
+            ?? (env.value("GPSD_UNITS") != nil ? SpeedUnit(units) : .kilometresPerHour)
         let settings = DashboardSettings(
-            language: request.language ?? .en, colorEnabled: !env.colorDisabled,
+            speedUnit: speedUnit, language: request.language ?? .en, colorEnabled: !env.colorDisabled,
             asciiOnly: request.ascii || !env.localeIsUTF8)
         let status: ExitCode
         if let terminal = runtime.terminal, !dumb {
             if request.once {
-                return try printOneFrame(live: live, settings: settings, terminal: terminal, runtime: runtime, inbox: inbox)
+                return try printOneFrame(live: live, settings: settings, terminal: terminal, runtime: runtime, inbox: inbox,
+                                         units: units, fixTimeout: request.onceTimeout)
             }
-            let view = WatchView(live: live)
+            let view = WatchView(live: live, units: units)
+            var chosenUnit = settings.speedUnit
             try runDashboard(
                 runtime: runtime, inbox: inbox, terminal: terminal,
                 frameRate: request.rate.map { min(30, max(10, $0)) } ?? 20, settings: settings,
                 sample: { try view.step(log: log) },
-                onAction: { view.handle($0) },
+                onAction: { action, now in
+                    view.handle(action)
+                    chosenUnit = now.speedUnit
+                },
                 state: { view.state(settings: $0) })
+            // The u key's choice is remembered for the next run.
+            if chosenUnit != settings.speedUnit {
+                do {
+                    try DashboardPreferences(speedUnit: chosenUnit).save(configFolder: env.configFolder)
+                } catch {
+                    runtime.say("warning: the speed unit could not be remembered: \(error.message)")
+                }
+            }
             status = .success
         } else {
             status = try runPlain(live: live, log: log, runtime: runtime, inbox: inbox, rate: request.rate ?? 10,
-                                  once: request.once, language: request.language ?? .en)
+                                  once: request.once ? request.onceTimeout : nil, language: request.language ?? .en)
         }
         try log?.close()
         try live.saveLearnedDeviation(explicitPath: request.live.calibrationPath, runtime: runtime)
         return status
     }
 
-    /// Piped (or --once): one plain line per update, written as made.
+    /// Piped (or --once): one plain line per update, written as made. With `once` (the time to wait
+    /// for a GNSS fix), one line when `onceIsReady` says so.
     static func runPlain(live: LiveSession, log: LogSession?, runtime: Runtime, inbox: ControlInbox, rate: Double,
-                         once: Bool, language: Language) throws -> ExitCode {
+                         once fixTimeout: Double?, language: Language) throws -> ExitCode {
         let time = runtime.time
         let reader = live.reader
         let period = 1 / rate
         var nextFrame = time.monotonic()
+        let started = nextFrame
+        let once = fixTimeout != nil
         let onceDeadline = nextFrame + onceTimeout
         var lastShown: Double?
         var lastStatus: String?
@@ -93,7 +140,8 @@ public enum WatchSession {
             live.pollGNSS()
             if now >= nextFrame {
                 nextFrame = max(nextFrame + period, now - period)
-                if let estimate = live.pipeline.estimate, estimate.monotonic != lastShown {
+                if let estimate = live.pipeline.estimate, estimate.monotonic != lastShown,
+                   fixTimeout.map({ onceIsReady(live, waited: now - started, timeout: $0, runtime: runtime) }) ?? true {
                     lastShown = estimate.monotonic
                     // One log row per shown update. The row is built only here: building it marks
                     // the current fix as logged (its distance and bearing go on this row).
@@ -116,17 +164,17 @@ public enum WatchSession {
     }
 
     /// `--once` on a terminal: one dashboard frame, printed in place of the prompt (no alternate
-    /// screen), once the first estimate is in (GNSS gets a moment to answer too).
+    /// screen), once the first estimate is in and, with a GNSS source, the true heading (`onceIsReady`).
     static func printOneFrame(live: LiveSession, settings: DashboardSettings, terminal: any KeyboardTerminal,
-                              runtime: Runtime, inbox: ControlInbox) throws -> ExitCode {
-        let view = WatchView(live: live)
+                              runtime: Runtime, inbox: ControlInbox, units: UnitSystem, fixTimeout: Double) throws -> ExitCode {
+        let view = WatchView(live: live, units: units)
         let time = runtime.time
         let start = time.monotonic()
         while !inbox.stopRequested {
             try view.step(log: nil)
             let waited = time.monotonic() - start
-            if live.pipeline.estimate != nil && (live.gnss == nil || live.latestFix != nil || waited > 1.5) { break }
-            if waited > onceTimeout {
+            if onceIsReady(live, waited: waited, timeout: fixTimeout, runtime: runtime) { break }
+            if live.pipeline.estimate == nil && waited > onceTimeout {
                 if let message = live.reader.statusMessage { runtime.say(message) }
                 throw SensorError.dataNotReady(live.reader.magnetometer.info.chip, seconds: onceTimeout)
             }

@@ -16,7 +16,13 @@ final class WatchView {
     /// Rows per second written by `watch --log`.
     static let logRate = 10.0
 
-    init(live: LiveSession) { self.live = live }
+    /// Units of the movement reports' distances and speeds.
+    let units: UnitSystem
+
+    init(live: LiveSession, units: UnitSystem = .metric) {
+        self.live = live
+        self.units = units
+    }
 
     /// Reads every ready sample, takes GNSS fixes, and logs at `logRate`.
     func step(log: LogSession?) throws {
@@ -71,7 +77,7 @@ final class WatchView {
             state.gnss = gnssPanel(source: gnss, now: now)
         }
         state.reports = live.reports.suffix(6).map { report in
-            sanitize(formatReportSummary(report, style: .quadrant(decimals: 0), language: language))
+            sanitize(formatReportSummary(report, style: .quadrant(decimals: 0), language: language, units: units))
         }
         state.notice = notice
         return state

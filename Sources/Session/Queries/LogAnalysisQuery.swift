@@ -1,6 +1,8 @@
+import Geodesy
 import Glibc
 import HeadingLog
 import JSON
+import Navigation
 import Platform
 
 /// `lodestone analyze`: a CSV log's summary, and optionally its plot (SVG) and track (GPX).
@@ -9,14 +11,17 @@ public struct LogAnalysisQuery: Sendable {
     public var svgPath: String?
     public var gpxPath: String?
     public var json: Bool
+    /// Units of the distance in the text summary; nil: `GPSD_UNITS`, else metric.
+    public var units: UnitSystem?
     /// Malformed lines listed one by one on stderr before the rest are counted.
     static let listedProblems = 10
 
-    public init(path: String, svgPath: String? = nil, gpxPath: String? = nil, json: Bool = false) {
+    public init(path: String, svgPath: String? = nil, gpxPath: String? = nil, json: Bool = false, units: UnitSystem? = nil) {
         self.path = path
         self.svgPath = svgPath
         self.gpxPath = gpxPath
         self.json = json
+        self.units = units
     }
 
     /// Analyses the log and writes what was asked for. An output that is the log itself is refused.
@@ -52,7 +57,9 @@ public struct LogAnalysisQuery: Sendable {
         if json {
             out.write(analysisJSON(analysis.summary, svg: svgPath, gpx: gpxPath).serialized() + "\n")
         } else {
-            out.write(analysis.summary.text)
+            let units = self.units ?? runtime.environment.units
+            out.write(units == .metric ? analysis.summary.text
+                                       : analysis.summary.text(distance: { formatDistance($0, units: units) }))
         }
         return .success
     }

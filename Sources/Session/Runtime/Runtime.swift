@@ -1,3 +1,4 @@
+import Geodesy
 import Glibc
 import Platform
 
@@ -74,4 +75,10 @@ final class DefaultSignals: ControlEventSource {
         Clock.sleep(seconds: seconds)
         return []
     }
+}
+
+extension EnvironmentValues {
+    /// The units `GPSD_UNITS` asks for (metric, imperial or nautical, as gpsd's own clients read
+    /// it); metric when it is unset or unknown.
+    public var units: UnitSystem { value("GPSD_UNITS").flatMap(UnitSystem.init(gpsdUnits:)) ?? .metric }
 }

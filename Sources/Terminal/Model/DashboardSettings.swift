@@ -14,6 +14,7 @@ public enum SpeedUnit: String, Sendable, Equatable, CaseIterable {
     case kilometresPerHour = "km/h"
     case knots = "kn"
     case metresPerSecond = "m/s"
+    case milesPerHour = "mph"
 
     /// Converts metres per second to this unit.
     public func convert(metresPerSecond value: Double) -> Double {
@@ -21,6 +22,7 @@ public enum SpeedUnit: String, Sendable, Equatable, CaseIterable {
         case .kilometresPerHour: return value * 3.6
         case .knots: return value * 3600 / 1852
         case .metresPerSecond: return value
+        case .milesPerHour: return value * 3600 / 1609.344
         }
     }
 
@@ -29,7 +31,8 @@ public enum SpeedUnit: String, Sendable, Equatable, CaseIterable {
         switch self {
         case .kilometresPerHour: return .knots
         case .knots: return .metresPerSecond
-        case .metresPerSecond: return .kilometresPerHour
+        case .metresPerSecond: return .milesPerHour
+        case .milesPerHour: return .kilometresPerHour
         }
     }
 }

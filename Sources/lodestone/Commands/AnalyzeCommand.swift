@@ -12,7 +12,7 @@ enum AnalyzeCommand: Command {
         name: "analyze",
         abstract: "summarise a CSV log; plot it as SVG and export its GNSS track as GPX",
         usage: "FILE.csv [--svg PLOT.svg] [--gpx TRACK.gpx] [--json]",
-        options: [svg, gpx, json],
+        options: [svg, gpx, json, UnitsOption.units],
         positionals: ["FILE.csv"],
         discussion: """
         The summary gives the duration, rows, real rate and gaps (intervals over 3× the median),
@@ -32,6 +32,6 @@ enum AnalyzeCommand: Command {
             throw UsageError.unexpectedArgument(arguments.positionals[1], command: spec.name)
         }
         return try LogAnalysisQuery(path: path, svgPath: arguments.string(svg), gpxPath: arguments.string(gpx),
-                                    json: arguments.flag(json)).run(runtime: .system(command: spec.name, signals: false))
+                                    json: arguments.flag(json), units: try UnitsOption.system(arguments)).run(runtime: .system(command: spec.name, signals: false))
     }
 }

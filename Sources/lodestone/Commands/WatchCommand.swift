@@ -7,7 +7,9 @@ import Session
 /// `lodestone watch`: the live compass.
 enum WatchCommand: Command {
     static let rate = Option("rate", value: "HZ", help: "updates per second: 1–50 piped (default 10), 10–30 on a terminal (default 20)")
-    static let once = Option("once", help: "print one reading and exit")
+    static let once = Option("once", help: "print one reading and exit (with a GNSS source, once the true heading is known)")
+    static let timeout = Option("timeout", value: "S", help: "with --once: how long to wait for the GNSS fix that gives the "
+        + "true heading (default 10); then the reading is printed without it")
     static let log = Option("log", value: "FILE", help: "also log to this CSV file (append-safe; see 'lodestone log')")
     static let ascii = Option("ascii", help: "draw the dashboard in plain ASCII (automatic when the locale is not UTF-8)")
 
@@ -17,7 +19,7 @@ enum WatchCommand: Command {
         usage: "[--simulate] [sensor options] [--calibration FILE] [--location LAT,LON | --declination DEG]\n"
             + "       [--gpsd HOST:PORT | --no-gnss] [--rate HZ] [--once] [--log FILE.csv] [--ascii] [--lang en|zh]",
         options: SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
-            + LiveGNSSOptions.options + [rate, once, log, ascii, LanguageOption.lang],
+            + LiveGNSSOptions.options + [rate, once, timeout, log, ascii, LanguageOption.lang, UnitsOption.units],
         discussion: """
         On a terminal it shows a full-screen dashboard with a compass rose (keys: q quit, t true/mag,
         u units, l language, c calibrate, r reset track, ? help). Piped, or with --once, it prints one
@@ -47,8 +49,13 @@ enum WatchCommand: Command {
         }
         // A file-size limit must end in a write error (exit 74), not kill the process.
         signal(SIGXFSZ, SIG_IGN)
-        let request = WatchRequest(live: live, rate: requestedRate, once: arguments.flag(once), log: logFile,
-                                   ascii: arguments.flag(ascii), language: language)
+        if arguments.isPresent(timeout) && !arguments.flag(once) {
+            throw UsageError.conflict("--timeout only applies with --once")
+        }
+        let request = WatchRequest(live: live, rate: requestedRate, once: arguments.flag(once),
+                                   onceTimeout: try arguments.double(timeout, in: 0...3600) ?? WatchSession.fixTimeout,
+                                   log: logFile, ascii: arguments.flag(ascii), language: language,
+                                   units: try UnitsOption.system(arguments))
         return try WatchSession.run(request, runtime: .system(command: spec.name))
     }
 }

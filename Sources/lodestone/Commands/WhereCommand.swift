@@ -11,7 +11,7 @@ enum WhereCommand: Command {
         name: "where",
         abstract: "print the current position once a good fix arrives",
         usage: "[--timeout S] [--accuracy M] [--json] [--gpsd HOST:PORT | --simulate]",
-        options: GNSSSourceOptions.options + [timeout, GNSSOptions.accuracy, GNSSOptions.minMode, json],
+        options: GNSSSourceOptions.options + [timeout, GNSSOptions.accuracy, GNSSOptions.minMode, json, UnitsOption.units],
         discussion: """
         Prints latitude and longitude (as many digits as gpsd gave), the horizontal error, mode and time:
           lodestone where --accuracy 10
@@ -24,7 +24,8 @@ enum WhereCommand: Command {
         let query = WhereQuery(source: try GNSSSourceOptions(arguments).choice,
                                timeout: try arguments.double(timeout, in: 0.1...86_400) ?? 30,
                                maximumHorizontalError: try GNSSOptions.maximumError(arguments),
-                               minimumMode: try GNSSOptions.minimumMode(arguments), json: arguments.flag(json))
+                               minimumMode: try GNSSOptions.minimumMode(arguments), json: arguments.flag(json),
+                               units: try UnitsOption.system(arguments))
         return try query.run(runtime: .system(command: spec.name))
     }
 }
