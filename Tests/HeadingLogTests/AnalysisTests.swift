@@ -114,6 +114,51 @@ struct AnalysisTests {
         #expect(s.runs == 3)
     }
 
+    @Test("a restart of the logger breaks the track: no distance, no line and a new GPX segment across it")
+    func restartBreaksTheTrack() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        let path = dir + "/runs.csv", gpx = dir + "/runs.gpx"
+        // Two runs two seconds apart, each walking 10 steps east from a place 5 km from the other.
+        var text = LogSchema.header + "\n"
+        var expected = 0.0
+        for run in 0..<2 {
+            let startLon = 151.2 + Double(run) * 0.05
+            var previous: GeoPoint?
+            for i in 0..<10 {
+                let lon = startLon + Double(i) * 1e-5
+                let point = try GeoPoint(latitude: -33.9, longitude: lon)
+                if let previous { expected += Geodesic.inverse(previous, point).distance }
+                previous = point
+                let v = ["time": isoTime(1_700_000_000 + Double(run * 12 + i)), "monotonic_s": plain(Double(i)),
+                         "lat_deg": "-33.9", "lon_deg": plain(lon), "gnss_mode": "3d"]
+                text += csvLine(v) + "\n"
+            }
+        }
+        try write(text, to: path)
+        let analysis = try LogAnalyzer.analyze(path: path, options: LogAnalyzer.Options(plot: true, gpxPath: gpx))
+        let s = analysis.summary
+        #expect(s.runs == 2)
+        #expect(abs(s.distance - expected) < 1e-6, "\(s.distance) m: the 4.6 km jump between runs must not count (\(expected) m)")
+        let plot = try #require(analysis.plot)
+        let breaks = plot.track.pointsWithLast.filter(\.startsSegment).count
+        #expect(breaks == 1, "one break in the plotted track")
+        let svg = SVGPlot.render(plot)
+        let track = try #require(svg.components(separatedBy: "id=\"track-path\" d=\"").last?.split(separator: "\"").first)
+        #expect(track.filter { $0 == "M" }.count == 2, "two moves in the track path: \(track.prefix(80))")
+        let gpxText = try String(contentsOfFile: gpx, encoding: .utf8)
+        #expect(gpxText.components(separatedBy: "<trkseg>").count - 1 == 2, "two GPX segments")
+    }
+
+    @Test("the plotted track keeps its breaks when it is thinned")
+    func thinnedTrackKeepsBreaks() {
+        var track = TrackSample(capacity: 8)
+        for i in 0..<100 { track.add(latitude: 0, longitude: Double(i) * 1e-4, newSegment: i == 37 || i == 71) }
+        let points = track.pointsWithLast
+        #expect(points.count <= 9)
+        #expect(points.filter(\.startsSegment).count == 2, "\(points.map(\.startsSegment))")
+        #expect(!(points.first?.startsSegment ?? true))
+    }
+
     @Test("malformed rows are reported by line number and skipped; a partial last line is named as such")
     func malformed() throws {
         let dir = try scratchFolder(); defer { removeFolder(dir) }

@@ -40,6 +40,7 @@ struct RowAccumulator {
     private var lastFix: GeoPoint?
     private var lastFixTime: Int64?
     private var segmentBreakPending = false
+    private var runBreakPending = false
 
     init(fieldCount: Int, plot: PlotSeries?, track: TrackSample?, gpx: GPXWriter?) {
         self.fieldCount = fieldCount
@@ -103,7 +104,11 @@ struct RowAccumulator {
             if t < previous { timeStepsBack += 1 } else { intervals.add(milliseconds: t - previous, start: previous) }
         }
         lastTime = t
-        if monotonic < lastMonotonic || runs == 0 { runs += 1 }
+        if monotonic < lastMonotonic || runs == 0 {
+            // A new run of the logger: its first fix is not joined to the last run's.
+            if runs > 0 { runBreakPending = true }
+            runs += 1
+        }
         lastMonotonic = monotonic
         if let trueHeading { trueHeadings.add(trueHeading) }
         if let magnetic { magneticHeadings.add(magnetic) }
@@ -120,7 +125,12 @@ struct RowAccumulator {
 
     private mutating func addFix(_ latitude: Double, _ longitude: Double, _ altitude: Double?, _ t: Int64) {
         fixRows += 1
-        if let previous = lastFixTime, t - previous > Self.segmentBreak { segmentBreakPending = true }
+        // A restart of the logger or a long gap breaks the track: no distance and no line across it.
+        if runBreakPending || lastFixTime.map({ t - $0 > Self.segmentBreak || t < $0 }) == true {
+            segmentBreakPending = true
+            lastFix = nil
+        }
+        runBreakPending = false
         lastFixTime = t
         guard let point = try? GeoPoint(latitude: latitude, longitude: longitude) else { return }
         if let previous = lastFix {
@@ -129,7 +139,7 @@ struct RowAccumulator {
         }
         lastFix = point
         distinctFixes += 1
-        track?.add(latitude: latitude, longitude: longitude)
+        track?.add(latitude: latitude, longitude: longitude, newSegment: segmentBreakPending)
         gpx?.add(latitude: latitude, longitude: longitude, altitude: altitude, milliseconds: t,
                  newSegment: segmentBreakPending)
         segmentBreakPending = false

@@ -11,6 +11,9 @@ public struct TrackSample: Sendable {
         public var latitude: Double
         /// Longitude continuing from the first point's (may leave [−180, 180]).
         public var longitude: Double
+        /// True when the track breaks before this point (a restart of the logger, a long gap): no
+        /// line is drawn to it from the point before.
+        public var startsSegment = false
     }
 
     public let capacity: Int
@@ -21,29 +24,51 @@ public struct TrackSample: Sendable {
     private var firstLongitude: Double?
     private var sumLatitude = 0.0
     private var sumLongitude = 0.0
+    /// A break that the next kept point must carry (the point that started it may be thinned out).
+    private var breakPending = false
 
     public init(capacity: Int = 4000) {
         self.capacity = max(4, capacity)
         points.reserveCapacity(self.capacity)
     }
 
-    /// Adds a position (degrees).
-    public mutating func add(latitude: Double, longitude: Double) {
+    /// Adds a position (degrees); `newSegment`: the track breaks before it.
+    public mutating func add(latitude: Double, longitude: Double, newSegment: Bool = false) {
         let reference = firstLongitude ?? longitude
         if firstLongitude == nil { firstLongitude = longitude }
         var d = (longitude - reference).truncatingRemainder(dividingBy: 360)
         if d > 180 { d -= 360 } else if d <= -180 { d += 360 }
-        let p = Point(latitude: latitude, longitude: reference + d)
+        if newSegment && seen > 0 { breakPending = true }
+        var p = Point(latitude: latitude, longitude: reference + d)
         sumLatitude += p.latitude
         sumLongitude += p.longitude
-        lastPoint = p
         defer { seen += 1 }
-        guard seen % stride == 0 else { return }
-        if points.count == capacity {
-            points = Swift.stride(from: 0, to: points.count, by: 2).map { points[$0] }
-            stride *= 2
-            guard seen % stride == 0 else { return }
+        guard seen % stride == 0 else {
+            lastPoint = Point(latitude: p.latitude, longitude: p.longitude, startsSegment: breakPending)
+            return
         }
+        if points.count == capacity {
+            // Thinning keeps every other point; a dropped point's break moves to the next kept one.
+            var kept: [Point] = []
+            var carried = false
+            for (i, q) in points.enumerated() {
+                carried = carried || q.startsSegment
+                if i % 2 == 0 {
+                    kept.append(Point(latitude: q.latitude, longitude: q.longitude, startsSegment: carried))
+                    carried = false
+                }
+            }
+            breakPending = breakPending || carried
+            points = kept
+            stride *= 2
+            guard seen % stride == 0 else {
+                lastPoint = Point(latitude: p.latitude, longitude: p.longitude, startsSegment: breakPending)
+                return
+            }
+        }
+        p.startsSegment = breakPending
+        breakPending = false
+        lastPoint = p
         points.append(p)
     }
 

@@ -39,7 +39,7 @@ enum TrackPanel {
         var path = SVGPath()
         for (i, p) in xy.enumerated() {
             let (x, y) = px(p)
-            if i == 0 { path.move(x, y) } else { path.line(x, y) }
+            if i == 0 || points[i].startsSegment { path.move(x, y) } else { path.line(x, y) }
         }
         s += "<path id=\"track-path\" d=\"\(path.d)\" fill=\"none\" stroke=\"\(SVGPlot.trackColor)\" stroke-width=\"1.5\" stroke-linejoin=\"round\"/>\n"
         if let first = xy.first, let last = xy.last {

@@ -98,7 +98,7 @@ public enum LogSchema {
         Column("gnss_mode", "text", .text(\.gnssMode), "GNSS fix mode: 2d or 3d (no_fix when a receiver reports none); empty without GNSS"),
         Column("lat_deg", "°", .number(\.latitude, decimals: 8), "latitude, north positive"),
         Column("lon_deg", "°", .number(\.longitude, decimals: 8), "longitude, east positive"),
-        Column("alt_m", "m", .number(\.altitude, decimals: 3), "altitude"),
+        Column("alt_m", "m", .number(\.altitude, decimals: 3), "altitude above mean sea level (the receiver's MSL altitude only, never the ellipsoid height)"),
         Column("speed_mps", "m/s", .number(\.speed, decimals: 3), "speed over ground"),
         Column("course_deg", "°", .angle(\.course), "course over ground, from true north, [0, 360)"),
         Column("eph_m", "m", .number(\.horizontalError, decimals: 3), "estimated horizontal position error"),

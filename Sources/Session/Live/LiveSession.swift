@@ -178,7 +178,7 @@ public final class LiveSession {
             row.gnssMode = fix.mode == .threeD ? "3d" : "2d"
             row.latitude = fix.lat
             row.longitude = fix.lon
-            row.altitude = fix.altMSL ?? fix.altHAE
+            row.altitude = fix.altMSL   // one datum only: never the ellipsoid height in its place
             row.speed = fix.speed
             row.course = fix.course
             row.horizontalError = fix.horizontalError
