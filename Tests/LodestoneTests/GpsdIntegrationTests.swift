@@ -150,7 +150,8 @@ struct GpsdIntegrationTests {
 @Suite("where without gpsd")
 struct WhereWithoutGpsdTests {
     @Test func timesOutWithExit69AndSaysGpsdIsUnreachable() throws {
-        let port = freeTCPPort()
+        let refusing = RefusingPort()
+        let port = refusing.port
         let started = Date()
         let result = try runLodestone(["where", "--gpsd", "127.0.0.1:\(port)", "--timeout", "1"], timeout: 10)
         #expect(result.status == 69)

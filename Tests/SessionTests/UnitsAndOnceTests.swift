@@ -26,9 +26,9 @@ struct UnitsAndOnceTests {
     @Test("--once with gpsd that cannot be reached: the magnetic heading at once, and why there is no true one")
     func onceWithoutGpsd() throws {
         let h = try SessionHarness("once-nogpsd")
-        let port = freeTCPPort()
+        let refusing = RefusingPort()
         let request = WatchRequest(live: LiveRequest(sensors: SensorSelection(simulate: true),
-                                                     gnss: .gpsd(GpsdAddress(host: "127.0.0.1", port: Int(port)))),
+                                                     gnss: .gpsd(GpsdAddress(host: "127.0.0.1", port: Int(refusing.port)))),
                                    once: true, onceTimeout: 600)
         #expect(try WatchSession.run(request, runtime: h.runtime("watch")) == .success)
         #expect(h.output.text.contains("true --"))

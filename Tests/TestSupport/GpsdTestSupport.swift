@@ -207,3 +207,31 @@ public func distinctFixTimes(chk: String) throws -> Int {
     let lines = text.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasPrefix("{") }
     return Set(referenceEpochs(lines).map(\.time)).count
 }
+
+/// A loopback port held for the life of the value by a bound socket that does not listen: a client
+/// connecting to it is refused at once, and no other test can take the port meanwhile (a port from
+/// `freeTCPPort()` is free only until someone else binds it).
+public final class RefusingPort {
+    public let port: UInt16
+    private let fd: Int32
+
+    public init() {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var bound = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = UInt16(bigEndian: bound.sin_port)
+    }
+
+    deinit { close(fd) }
+}
