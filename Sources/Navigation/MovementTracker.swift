@@ -60,19 +60,15 @@ public struct MovementTracker: Sendable {
     /// Gates, counts, filters and measures one fix.
     public mutating func process(_ fix: Fix) -> TrackOutcome {
         if let why = gate.rejection(of: fix) { return .rejected(why) }
-        guard let here = point(fix) else { return .rejected(.noPosition) }
+        guard point(fix) != nil else { return .rejected(.noPosition) }
         odometer.add(fix)
-        guard let previous = lastReported, let there = point(previous) else {
+        guard let previous = lastReported, point(previous) != nil else {
             return record(fix, leg: nil)
         }
-        let path = Geodesic.inverse(there, here)
-        guard path.distance.isFinite else { return .rejected(.noPosition) }
-        if path.distance < distanceFilter { return .filtered(distance: path.distance) }
-        var elapsed: Double?
-        if let t1 = previous.time, let t2 = fix.time { elapsed = t2 - t1 }
-        let leg = Leg(distance: path.distance, azimuth: path.azimuth1,
-                      errorRadius: combinedError(previous, fix, default: defaultHorizontalError), elapsed: elapsed,
-                      velocity: GroundVelocity(fix: fix, defaultSpeedError: defaultSpeedError))
+        guard let leg = Leg(from: previous, to: fix, defaultHorizontalError: defaultHorizontalError,
+                            defaultSpeedError: defaultSpeedError)
+        else { return .rejected(.noPosition) }
+        if leg.distance < distanceFilter { return .filtered(distance: leg.distance) }
         return record(fix, leg: leg)
     }
 
@@ -92,5 +88,26 @@ public struct MovementTracker: Sendable {
         if course == nil, let leg, leg.isDisplacementSignificant { course = leg.azimuth }
         return .report(MovementReport(fix: fix, sequence: reportCount, leg: leg,
                                       totalDistance: totalDistance, speed: speed, course: course))
+    }
+}
+
+extension Leg {
+    /// The leg from one fix to the next: the geodesic between them, the two fixes' combined error,
+    /// the time between them, and the later fix's velocity (so `direction` and `isStationary`
+    /// follow the movement rules). nil when either has no position.
+    ///
+    /// ```swift
+    /// if let leg = Leg(from: previous, to: fix) { print(formatMovement(leg)) }
+    /// ```
+    public init?(from previous: Fix, to fix: Fix, defaultHorizontalError: Double = 5,
+                 defaultSpeedError: Double = GroundVelocity.defaultSpeedError) {
+        guard let there = point(previous), let here = point(fix) else { return nil }
+        let path = Geodesic.inverse(there, here)
+        guard path.distance.isFinite else { return nil }
+        var elapsed: Double?
+        if let t1 = previous.time, let t2 = fix.time { elapsed = t2 - t1 }
+        self.init(distance: path.distance, azimuth: path.azimuth1,
+                  errorRadius: combinedError(previous, fix, default: defaultHorizontalError), elapsed: elapsed,
+                  velocity: GroundVelocity(fix: fix, defaultSpeedError: defaultSpeedError))
     }
 }

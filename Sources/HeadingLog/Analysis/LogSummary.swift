@@ -43,7 +43,9 @@ public struct LogSummary: Sendable, Equatable {
     public var fixRows = 0
     /// Positions that differ from the one before.
     public var distinctFixes = 0
-    /// Sum of the geodesic distances between consecutive distinct positions.
+    /// The distance travelled, metres: the logged `fix_distance_m` summed (movement, not jitter),
+    /// or for logs without it the geodesics between consecutive distinct positions; never across a
+    /// restart of the logger or a long gap.
     public var distance = 0.0
 
     public init(path: String) { self.path = path }

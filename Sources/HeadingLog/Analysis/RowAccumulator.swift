@@ -8,6 +8,7 @@ struct RowAccumulator {
     static let magneticColumn = column("heading_mag_deg"), trueColumn = column("heading_true_deg")
     static let flagsColumn = column("flags")
     static let latitudeColumn = column("lat_deg"), longitudeColumn = column("lon_deg"), altitudeColumn = column("alt_m")
+    static let fixDistanceColumn = column("fix_distance_m")
 
     /// The position of a version 1 column (the names above are all in `LogSchema.columns`).
     private static func column(_ name: String) -> Int {
@@ -36,7 +37,13 @@ struct RowAccumulator {
     var fieldMin = Double.infinity, fieldMax = -Double.infinity, fieldSum = 0.0, fieldCount_ = 0
     var disturbedRows = 0
     var fixRows = 0, distinctFixes = 0
-    var distance = 0.0
+    /// The distance travelled: the sum of the logged `fix_distance_m` when the log has that column
+    /// filled (Lodestone's own movement rules, counted while logging), else of the geodesics between
+    /// consecutive distinct positions within a run.
+    var distance: Double { loggedDistanceRows > 0 ? loggedDistance : geodesicDistance }
+    private var geodesicDistance = 0.0
+    private var loggedDistance = 0.0
+    private var loggedDistanceRows = 0
     private var lastFix: GeoPoint?
     private var lastFixTime: Int64?
     private var segmentBreakPending = false
@@ -92,6 +99,7 @@ struct RowAccumulator {
         let latitude = try optional(Self.latitudeColumn, line)
         let longitude = try optional(Self.longitudeColumn, line)
         let altitude = try optional(Self.altitudeColumn, line)
+        let loggedLeg = try optional(Self.fixDistanceColumn, line)
         if let latitude, abs(latitude) > 90 {
             throw .badNumber(column: "lat_deg", text: RowProblem.shown(fields[Self.latitudeColumn, in: line]))
         }
@@ -121,6 +129,10 @@ struct RowAccumulator {
         if disturbed { disturbedRows += 1 }
         plot?.add(at: t, trueHeading: trueHeading, magneticHeading: magnetic, field: field)
         if let latitude, let longitude { addFix(latitude, longitude, altitude, t) }
+        if let loggedLeg, loggedLeg.isFinite, loggedLeg >= 0 {
+            loggedDistance += loggedLeg
+            loggedDistanceRows += 1
+        }
     }
 
     private mutating func addFix(_ latitude: Double, _ longitude: Double, _ altitude: Double?, _ t: Int64) {
@@ -135,7 +147,7 @@ struct RowAccumulator {
         guard let point = try? GeoPoint(latitude: latitude, longitude: longitude) else { return }
         if let previous = lastFix {
             guard previous != point else { return }
-            distance += Geodesic.inverse(previous, point).distance
+            geodesicDistance += Geodesic.inverse(previous, point).distance
         }
         lastFix = point
         distinctFixes += 1

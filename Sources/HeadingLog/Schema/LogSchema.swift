@@ -102,8 +102,8 @@ public enum LogSchema {
         Column("speed_mps", "m/s", .number(\.speed, decimals: 3), "speed over ground"),
         Column("course_deg", "°", .angle(\.course), "course over ground, from true north, [0, 360)"),
         Column("eph_m", "m", .number(\.horizontalError, decimals: 3), "estimated horizontal position error"),
-        Column("fix_distance_m", "m", .number(\.fixDistance, decimals: 3), "geodesic distance from the previous fix"),
-        Column("fix_bearing_deg", "°", .angle(\.fixBearing), "initial bearing from the previous fix, from true north, [0, 360)"),
+        Column("fix_distance_m", "m", .number(\.fixDistance, decimals: 3), "distance travelled since the previous logged fix (movement, not jitter)"),
+        Column("fix_bearing_deg", "°", .angle(\.fixBearing), "direction of that movement, from true north, [0, 360); empty while stationary"),
     ]
 
     /// The header line without its line end.

@@ -59,8 +59,9 @@ public final class LiveSession {
     public private(set) var gnssState: GNSSState?
     /// The last few movement reports, newest last.
     public private(set) var reports: [MovementReport] = []
-    /// The fix the last log row carried, for the distance and bearing of the next new one.
+    /// The fix the last log row carried, and the distance travelled then, for the leg of the next.
     private var lastLoggedFix: Fix?
+    private var travelledAtLastLoggedFix = 0.0
     public private(set) var deviationLearned = 0
     public let learnsDeviation: Bool
     /// True when the sensor is the simulator's.
@@ -159,11 +160,13 @@ public final class LiveSession {
     public func resetTrack() {
         tracker.reset()
         reports.removeAll()
+        travelledAtLastLoggedFix = 0
     }
 
     /// The log row for the newest sample and estimate, with the current fix. `fix_distance_m` and
-    /// `fix_bearing_deg` are set on the first row that carries a new fix: the geodesic from the fix the
-    /// previous such row carried, so their sum is the distance travelled.
+    /// `fix_bearing_deg` are set on the first row that carries a new fix: the distance travelled
+    /// since the fix the previous such row carried (the odometer's, so the column sums to the
+    /// distance travelled and jitter adds nothing) and the direction of that leg.
     public func logRow() -> LogRow? {
         guard let sample = pipeline.lastSample else { return nil }
         let e = pipeline.estimate
@@ -183,14 +186,14 @@ public final class LiveSession {
             row.course = fix.course
             row.horizontalError = fix.horizontalError
             if fix != lastLoggedFix {
-                if let previous = lastLoggedFix, let plat = previous.lat, let plon = previous.lon,
-                   let lat = fix.lat, let lon = fix.lon,
-                   let a = try? GeoPoint(latitude: plat, longitude: plon), let b = try? GeoPoint(latitude: lat, longitude: lon) {
-                    let leg = Geodesic.inverse(a, b)
-                    row.fixDistance = leg.distance
-                    row.fixBearing = leg.azimuth1
+                // The leg follows the movement rules: the distance is what the odometer counted
+                // (movement, not jitter), the bearing the leg's direction (none while stationary).
+                if let previous = lastLoggedFix, let leg = Leg(from: previous, to: fix) {
+                    row.fixDistance = max(0, tracker.totalDistance - travelledAtLastLoggedFix)
+                    row.fixBearing = leg.direction
                 }
                 lastLoggedFix = fix
+                travelledAtLastLoggedFix = tracker.totalDistance
             }
         }
         return row
