@@ -60,6 +60,62 @@ struct GpsdIntegrationTests {
         }
     }
 
+    /// Replays `log` through gpsfake while `lodestone log --simulate` logs from that gpsd; returns the
+    /// rows that carry a position, as column → text. The replay is slowed (0.1 s between sentences,
+    /// about 0.3 s an epoch) so that the 20 Hz log sees every fix, as it does with a 1 Hz receiver.
+    func logWhileReplaying(_ log: String) throws -> [[String: String]] {
+        let folder = try makeTemporaryFolder("log-gpsfake")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("replay.csv").path
+        let port = freeTCPPort()
+        let fake = try GpsFake(log: log, port: port, cycle: 0.1)
+        try #require(fake.waitUntilListening(), "gpsd under gpsfake did not start listening on \(port)")
+        let logger = try BackgroundLodestone(["log", "--simulate", "--gpsd", "127.0.0.1:\(port)", "--output", path, "--rate", "20"])
+        #expect(fake.waitUntilFinished(timeout: 40), "gpsfake did not finish \(log)")
+        Thread.sleep(forTimeInterval: 1.0)
+        #expect(logger.stop() == 0, "\(logger.stderr)")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        let header = lines[0].split(separator: ",").map(String.init)
+        return lines.dropFirst().map { line in
+            Dictionary(uniqueKeysWithValues: zip(header, line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
+        }.filter { !($0["lat_deg"] ?? "").isEmpty }
+    }
+
+    @Test("log through a real gpsd: a receiver standing still logs no distance however its fixes wander")
+    func logOfAStillReceiver() throws {
+        let rows = try logWhileReplaying("stationary-jitter.log")
+        try #require(rows.count >= 10, "rows with a fix: \(rows.count)")
+        let distances = rows.compactMap { $0["fix_distance_m"].flatMap { Double($0) } }
+        #expect(!distances.isEmpty, "new fixes carry their leg")
+        #expect(distances.reduce(0, +) <= 2, "a still receiver logged \(distances.reduce(0, +)) m")
+        #expect(rows.allSatisfy { ($0["fix_bearing_deg"] ?? "").isEmpty }, "no direction while stationary")
+    }
+
+    @Test("log through a real gpsd: moving legs carry a distance no larger than the straight lines, and a direction",
+          arguments: ["course-reversal.log"])
+    func logOfAMovingReceiver(log: String) throws {
+        let rows = try logWhileReplaying(log)
+        try #require(rows.count >= 10, "rows with a fix: \(rows.count)")
+        var previous: (Double, Double)?
+        var straight = 0.0, logged = 0.0, legs = 0, withDirection = 0
+        for row in rows {
+            guard let lat = row["lat_deg"].flatMap(Double.init), let lon = row["lon_deg"].flatMap(Double.init) else { continue }
+            if let distance = row["fix_distance_m"].flatMap(Double.init), let p = previous {
+                straight += vincentyInverse(p.0, p.1, lat, lon).distance
+                logged += distance
+                legs += 1
+                if !(row["fix_bearing_deg"] ?? "").isEmpty { withDirection += 1 }
+            }
+            if row["fix_distance_m"].flatMap(Double.init) != nil || previous == nil { previous = (lat, lon) }
+        }
+        #expect(legs >= 5)
+        #expect(logged > 0, "the receiver moved")
+        // The odometer integrates speed between fixes: about the straight-line sum on a steady track,
+        // and never the jitter on top of it.
+        #expect(logged <= straight * 1.1 + 1, "logged \(logged) m against \(straight) m of straight lines")
+        #expect(withDirection > 0)
+    }
+
     @Test func stationaryJitterIsReportedAsStationary() throws {
         let run = try trackWhileReplaying("stationary-jitter.log", ["--format", "csv", "--distance-filter", "0"])
         let rows = trackCSVRows(run.output)
