@@ -98,3 +98,32 @@ struct LogSessionTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
     }
 }
+
+/// `log` into a pipe: the reader going away ends the run with a write error, never a hang.
+@Suite("log into a FIFO")
+struct LogIntoAFIFOTests {
+    @Test("a FIFO whose reader reads the header and a row, then closes: exit 74, promptly")
+    func readerGoesAway() throws {
+        signal(SIGPIPE, SIG_IGN)   // as SignalWatcher does in the real process
+        let h = try SessionHarness("log-fifo")
+        let path = h.path("rows.fifo")
+        #expect(mkfifo(path, 0o600) == 0)
+        let reader = Thread {
+            let fd = open(path, O_RDONLY)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            _ = read(fd, &buffer, buffer.count)
+            close(fd)
+        }
+        reader.start()
+        let request = LogRequest(live: LiveRequest(sensors: SensorSelection(simulate: true), gnss: .none, distanceFilter: 0),
+                                 file: .init(path: path), rate: 10)
+        do {
+            _ = try LogRecording.run(request, runtime: h.runtime("log"))
+            Issue.record("the log ran on after its reader had gone")
+        } catch let error as any UserFacingError {
+            #expect(error.exitCode == .ioError, "\(error.message)")
+            #expect(error.message.contains(path), "\(error.message)")
+        }
+        #expect(h.clock.now() < 60, "ended at the first failed write: \(h.clock.now()) s")
+    }
+}

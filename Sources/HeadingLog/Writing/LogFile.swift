@@ -20,8 +20,16 @@ final class LogFile {
     init(path: String, header: [UInt8], overwrite: Bool) throws(LogError) {
         self.path = path
         let existed = Files.exists(path)
-        fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .file(.open(path: path, .current)) }
+        // A pipe, a FIFO or a device ("-" is standard output) is opened for writing only: opened
+        // read-write, the process would be a reader of its own FIFO and never see its reader go.
+        var before = stat()
+        let special = path == "-" || (stat(path, &before) == 0 && (before.st_mode & S_IFMT) != S_IFREG)
+        if path == "-" {
+            fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
+        } else {
+            fd = open(path, special ? O_WRONLY | O_APPEND | O_CLOEXEC : O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        }
+        guard fd >= 0 else { throw .file(.open(path: path == "-" ? "standard output" : path, .current)) }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let e = Errno.current
@@ -44,7 +52,7 @@ final class LogFile {
                 try write(header)
                 try sync()
             }
-            if !existed { syncFolder() }
+            if !existed && !special { syncFolder() }
         } catch {
             Glibc.close(fd)
             fd = -1
