@@ -149,6 +149,23 @@ struct AnalysisTests {
         #expect(gpxText.components(separatedBy: "<trkseg>").count - 1 == 2, "two GPX segments")
     }
 
+    @Test("a longitude beyond ±540° makes the row bad, as a latitude beyond ±90° does")
+    func absurdLongitude() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        let path = dir + "/lon.csv"
+        var text = LogSchema.header + "\n"
+        for (i, lon) in ["151.2", "511.2", "1e300", "-541"].enumerated() {
+            text += csvLine(["time": isoTime(1_700_000_000 + Double(i)), "monotonic_s": plain(Double(i)),
+                             "lat_deg": "-33.9", "lon_deg": lon]) + "\n"
+        }
+        try write(text, to: path)
+        var problems: [String] = []
+        let s = try LogAnalyzer.analyze(path: path) { problems.append("\($0)") }.summary
+        #expect(s.rows == 2, "151.2 and 511.2 (normalised) are read")
+        #expect(s.malformedRows == 2)
+        #expect(problems.allSatisfy { $0.contains("lon_deg") }, "\(problems)")
+    }
+
     @Test("the plotted track keeps its breaks when it is thinned")
     func thinnedTrackKeepsBreaks() {
         var track = TrackSample(capacity: 8)

@@ -85,4 +85,17 @@ struct QueryTests {
         #expect(throws: InvalidRequest.self) { try GeodesicQuery(inverse: true, numbers: [95, 0, 0, 0]).run(runtime: h.runtime("geod")) }
         #expect(throws: InvalidRequest.self) { try GeodesicQuery(inverse: true, numbers: [1, 2, 3]).run(runtime: h.runtime("geod")) }
     }
+
+    @Test("longitudes beyond ±540° and distances beyond 1,000,000 km are refused, as latitudes beyond ±90° are")
+    func absurdInput() throws {
+        let h = try SessionHarness("geod-absurd")
+        #expect(throws: InvalidRequest.self) { try GeodesicQuery(inverse: true, numbers: [0, 541, 1, 1]).run(runtime: h.runtime("geod")) }
+        #expect(throws: InvalidRequest.self) { try GeodesicQuery(inverse: true, numbers: [0, 0, 1, -1e300]).run(runtime: h.runtime("geod")) }
+        #expect(throws: InvalidRequest.self) { try GeodesicQuery(inverse: false, numbers: [0, 0, 90, 2e9]).run(runtime: h.runtime("geod")) }
+        // Normalised longitudes within ±540° are fine: 400° is 40°.
+        #expect(try GeodesicQuery(inverse: true, numbers: [0, 400, 1, 40]).run(runtime: h.runtime("geod")) == .success)
+        let error = try #require(batchError("0,0,1,1e300\n") { try GeodBatch.run(inverse: false, input: $0, runtime: $1) })
+        #expect(error.exitCode == .dataError)
+        #expect(error.message.contains("line 1") && error.message.contains("1,000,000 km"), "\(error.message)")
+    }
 }

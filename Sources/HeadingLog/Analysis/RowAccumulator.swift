@@ -103,6 +103,11 @@ struct RowAccumulator {
         if let latitude, abs(latitude) > 90 {
             throw .badNumber(column: "lat_deg", text: RowProblem.shown(fields[Self.latitudeColumn, in: line]))
         }
+        // Longitudes are accepted to ±540° (they are normalised); beyond that a row is bad as a
+        // latitude beyond ±90° is.
+        if let longitude, abs(longitude) > 540 {
+            throw .badNumber(column: "lon_deg", text: RowProblem.shown(fields[Self.longitudeColumn, in: line]))
+        }
         let disturbed = Self.hasDisturbedFlag(fields[Self.flagsColumn, in: line])
 
         rows += 1

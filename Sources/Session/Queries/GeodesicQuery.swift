@@ -25,6 +25,7 @@ public struct GeodesicQuery: Sendable {
     public func run(runtime: Runtime) throws -> ExitCode {
         guard numbers.count == 4 else { throw InvalidRequest("a geodesic problem has four numbers, not \(numbers.count)") }
         let inverse = self.inverse, numbers = self.numbers, json = self.json
+        if let why = GeodesicInput.problem(numbers, inverse: inverse) { throw InvalidRequest(why) }
         do throws(GeodesyError) {
             let start = try GeoPoint(latitude: numbers[0], longitude: numbers[1])
             if inverse {
@@ -89,6 +90,7 @@ public enum GeodBatch {
                 guard let d = Double(text), d.isFinite else { throw BatchError(line: n, text: "\(name) '\(sanitize(text))' is not a number") }
                 v.append(d)
             }
+            if let why = GeodesicInput.problem(v, inverse: inverse) { throw BatchError(line: n, text: why) }
             let row: String
             do throws(GeodesyError) {
                 let a = try GeoPoint(latitude: v[0], longitude: v[1])
@@ -105,5 +107,26 @@ public enum GeodBatch {
             guard out.write(row + "\n") else { return .success }
         }
         return .success
+    }
+}
+
+/// The range checks of a geodesic problem's input, beyond what the geodesics themselves accept:
+/// a longitude beyond ±540° (one and a half turns, the most a normalisation should meet) or a
+/// distance beyond 1,000,000 km is a mistake in the input, not a place or a journey.
+enum GeodesicInput {
+    static let longitudeLimit = 540.0
+    static let distanceLimit = 1e9
+
+    /// What is wrong with LAT1 LON1 LAT2 LON2 (inverse) or LAT1 LON1 AZIMUTH DISTANCE (direct), or nil.
+    static func problem(_ v: [Double], inverse: Bool) -> String? {
+        guard v.count == 4 else { return "a geodesic problem has four numbers, not \(v.count)" }
+        let longitudes = inverse ? [v[1], v[3]] : [v[1]]
+        if let lon = longitudes.first(where: { abs($0) > longitudeLimit }) {
+            return "longitude \(lon)° is outside −540…540°; give longitude in degrees after latitude"
+        }
+        if !inverse, abs(v[3]) > distanceLimit {
+            return "distance \(v[3]) m is beyond 1,000,000 km; give the distance in metres"
+        }
+        return nil
     }
 }
