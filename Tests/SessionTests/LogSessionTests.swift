@@ -95,6 +95,11 @@ struct LogSessionTests {
         _ = try LogRecording.run(request(path, rate: 10, duration: 0.3), runtime: h.runtime("log"))
         let before = try String(contentsOfFile: path, encoding: .utf8)
         #expect(throws: InvalidRequest.self) { try LogAnalysisQuery(path: path, svgPath: path).run(runtime: h.runtime("analyze")) }
+        let out = h.path("out")
+        #expect(throws: InvalidRequest.self) {
+            try LogAnalysisQuery(path: path, svgPath: out, gpxPath: out).run(runtime: h.runtime("analyze"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
     }
 }

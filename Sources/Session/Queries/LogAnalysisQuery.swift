@@ -35,6 +35,9 @@ public struct LogAnalysisQuery: Sendable {
                 throw InvalidRequest("--\(option) \(output) would overwrite the log being analysed; choose another file")
             }
         }
+        if let svgPath, let gpxPath, sameFile(svgPath, gpxPath) {
+            throw InvalidRequest("--svg and --gpx name the same file (\(svgPath)); give each its own")
+        }
         var problems = 0
         let analysis = try LogAnalyzer.analyze(
             path: path, options: LogAnalyzer.Options(plot: svgPath != nil, gpxPath: gpxPath)
