@@ -27,6 +27,7 @@ let package = Package(
         .target(name: "Geomagnetism", exclude: ["generate_coefficients.py"], swiftSettings: strict),
         .target(name: "Calibration", dependencies: ["Linear", "JSON"], swiftSettings: strict),
         .target(name: "Heading", dependencies: ["Linear", "Calibration", "Geomagnetism"], swiftSettings: strict),
+        .target(name: "Attitude", dependencies: ["Linear"], swiftSettings: strict),
 
         // MARK: The OS edge
         .target(name: "Platform", swiftSettings: strict),
@@ -54,7 +55,7 @@ let package = Package(
             name: "LodestoneBench",
             dependencies: [
                 "Linear", "Sensors", "Simulation", "Calibration", "Heading", "Geomagnetism", "Geodesy",
-                "Terminal", "HeadingLog", "Navigation", "JSON", "Platform",
+                "Terminal", "HeadingLog", "Navigation", "JSON", "Platform", "Attitude",
             ],
             path: "Benchmarks/LodestoneBench",
             swiftSettings: strict),
@@ -66,6 +67,7 @@ let package = Package(
         .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism"]),
         .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Simulation", "Sensors"]),
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "Simulation"]),
+        .testTarget(name: "AttitudeTests", dependencies: ["Attitude", "Linear"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Linear"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation"]),
         .testTarget(name: "GNSSTests", dependencies: ["GNSS", "JSON"]),

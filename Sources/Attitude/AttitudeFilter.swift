@@ -1,0 +1,335 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Linear
+
+/// Orientation (body → NED, magnetic north) from gyroscope, accelerometer and magnetometer.
+///
+/// The orientation is the product of three parts, each corrected by one sensor:
+/// `quaternion = heading(δ) ⊗ inclination ⊗ strapdown`.
+/// - *strapdown*: the gyro, bias removed, integrated from the start (a frame that drifts slowly);
+/// - *inclination*: the smallest rotation that makes the specific force, averaged in the strapdown
+///   frame over `accelerationTimeConstant`, point straight up — averaging there, not in the body,
+///   cancels back-and-forth accelerations without lag when the body turns;
+/// - *heading*: a rotation about the vertical that turns the horizontal field towards north, moved
+///   towards the magnetometer over `magneticTimeConstant`, and held while the field is disturbed.
+///
+/// The gyro bias is learned at rest, and in calm motion from the corrections the two references
+/// keep making. Without a gyro sample the orientation comes from that sample's accelerometer and
+/// magnetometer alone (the unfiltered tilt-compensated heading).
+///
+/// ```swift
+/// var filter = AttitudeFilter()
+/// filter.update(time: t, gyroscope: Vector3(0.1, -0.2, 0.4),      // °/s
+///               accelerometer: Vector3(0, 0, -1),                 // g, specific force
+///               magnetometer: Vector3(18, 0.5, 45))               // µT
+/// let e = filter.estimate
+/// print(e.headingDegrees ?? .nan, e.rollDegrees, e.pitchDegrees, e.accuracyDegrees)
+/// ```
+public struct AttitudeFilter: Sendable {
+    public let settings: AttitudeSettings
+
+    private var strapdown = Quaternion.identity
+    private var inclination = Quaternion.identity
+    private var headingOffset = 0.0                     // radians, about the down axis
+    private var gravityAverage = Vector3(0, 0, -1)      // g, strapdown frame
+    private var bias = Vector3.zero                     // °/s
+    private var rest = RestDetector()
+    private var reference = MagneticReference()
+    private var expectedField: (norm: Double, dip: Double)?
+    private var accuracy: AccuracyModel
+    private var lastTime: Double?
+    private var elapsed = 0.0
+    private var tiltInitialised = false
+    private var headingInitialised = false
+    private var rejectionDuration = 0.0
+    private var headingUncertaintyAtDisturbance = 0.0
+    private var flags: AttitudeFlags = [.initialising]
+    private var rate: Vector3?                          // °/s, bias removed, body
+    private var dipDegrees = 60.0
+    private var vehicleAcceleration: VehicleAcceleration?
+    private var vehicleAccelerationTime = -Double.infinity
+
+    public init(settings: AttitudeSettings = AttitudeSettings()) {
+        self.settings = settings
+        accuracy = AccuracyModel(settings: settings)
+    }
+
+    /// The expected earth field in NED (µT), e.g. the WMM at the receiver's position: the magnetic
+    /// reference starts from it instead of from the first measurement. Ignored unless finite.
+    public mutating func setExpectedField(ned field: Vector3) {
+        let norm = field.norm
+        guard field.isFinite, norm > 0 else { return }
+        let dip = degrees(atan2(field.z, (field.x * field.x + field.y * field.y).squareRoot()))
+        expectedField = (norm, dip)
+        reference.setExpected(norm: norm, dipDegrees: dip)
+    }
+
+    /// The vehicle's own acceleration (from GNSS) at `time` (the samples' monotonic clock). It is
+    /// removed from the specific force until `vehicleAccelerationHold` has passed.
+    public mutating func setVehicleAcceleration(_ acceleration: VehicleAcceleration, time: Double) {
+        let v: Vector3
+        switch acceleration {
+        case .body(let a): v = a
+        case .ned(let a): v = a
+        }
+        guard v.isFinite, v.norm < 20, time.isFinite else { return }
+        vehicleAcceleration = acceleration
+        vehicleAccelerationTime = time
+    }
+
+    /// Forgets everything learned except the settings and the expected field.
+    public mutating func reset() {
+        let expected = expectedField
+        self = AttitudeFilter(settings: settings)
+        if let expected {
+            expectedField = expected
+            reference.setExpected(norm: expected.norm, dipDegrees: expected.dip)
+        }
+    }
+
+    /// The orientation as of the last update.
+    public var estimate: AttitudeEstimate {
+        let q = quaternion
+        let angles = AttitudeEstimate.angles(of: q, pitchLimit: settings.headingPitchLimit)
+        let rateOfTurn = rate.map { q.rotate($0).z }
+        return AttitudeEstimate(
+            quaternion: q,
+            headingDegrees: headingInitialised ? angles.heading : nil,
+            rollDegrees: angles.roll, pitchDegrees: angles.pitch,
+            rateOfTurnDegreesPerSecond: rateOfTurn,
+            accuracyDegrees: headingInitialised ? accuracy.headingAccuracyDegrees(dipDegrees: dipDegrees, settings: settings) : 180,
+            tiltAccuracyDegrees: accuracy.tiltAccuracyDegrees(settings: settings),
+            gyroBias: bias, flags: flags)
+    }
+
+    /// Body → NED.
+    public var quaternion: Quaternion {
+        (Quaternion(headingRadians: headingOffset) * inclination * strapdown).normalized
+    }
+
+    /// Feeds one sample. `time` is monotonic seconds; gyroscope °/s, accelerometer g (specific force),
+    /// magnetometer µT, all in body axes. A missing or non-finite vector is skipped (the others are
+    /// still used); a non-increasing time integrates nothing; a gap over `maximumSampleGap` restarts.
+    public mutating func update(time: Double, gyroscope: Vector3?, accelerometer: Vector3?, magnetometer: Vector3?) {
+        var dt = settings.nominalSamplePeriod
+        if let last = lastTime, time.isFinite {
+            let step = time - last
+            if step > settings.maximumSampleGap {
+                reset()
+            } else {
+                dt = max(0, step)
+            }
+        } else if !time.isFinite {
+            dt = 0
+        }
+        if time.isFinite, time > (lastTime ?? -.infinity) { lastTime = time }
+        elapsed += dt
+        flags = []
+
+        let gyro = gyroscope.flatMap { $0.isFinite && $0.squaredNorm < 1e10 ? $0 : nil }
+        let accel = accelerometer.flatMap { $0.isFinite && $0.squaredNorm > 1e-4 && $0.squaredNorm < 2500 ? $0 : nil }
+        let field = magnetometer.flatMap { $0.isFinite && $0.squaredNorm > 1e-2 && $0.squaredNorm < 1e8 ? $0 : nil }
+
+        guard let gyro else {
+            flags.insert(.gyroscopeUnavailable)
+            rate = nil
+            updateWithoutGyroscope(accelerometer: accel, magnetometer: field, dt: dt)
+            finishFlags(field: field)
+            return
+        }
+
+        // Bias at rest.
+        if let accel {
+            rest.update(gyro: gyro, accelerometer: accel, dt: dt, settings: settings)
+            if rest.isAtRest(settings) {
+                let k = lowPassGain(dt: dt, tau: settings.restBiasTimeConstant)
+                bias += (rest.averageGyro - bias) * k
+                accuracy.restCalibrated(gain: k, settings: settings)
+                flags.insert(.atRest)
+            }
+        }
+
+        // Strapdown integration.
+        let omega = gyro - bias
+        rate = omega
+        let omegaNorm = omega.norm
+        strapdown = (strapdown * Quaternion(rotationVector: omega * (radians(1) * dt))).normalized
+        accuracy.propagate(rateDegreesPerSecond: omegaNorm, dt: dt, settings: settings)
+
+        let calm = !flags.contains(.atRest) && elapsed > settings.initialisationDuration
+            && omegaNorm < settings.motionBiasRateLimit
+            && accel.map { abs($0.norm - 1) < settings.motionBiasAccelerationLimit } == true
+
+        if let accel { correctTilt(accel, dt: dt, calm: calm) }
+        if let field, tiltInitialised { correctHeading(field, dt: dt, calm: calm) }
+        finishFlags(field: field)
+    }
+
+    // MARK: - Corrections
+
+    private func ramped(_ tau: Double) -> Double {
+        guard elapsed < settings.initialisationDuration else { return tau }
+        let start = min(tau, settings.initialTimeConstant)
+        return start + (tau - start) * elapsed / settings.initialisationDuration
+    }
+
+    private mutating func correctTilt(_ accel: Vector3, dt: Double, calm: Bool) {
+        var specific = accel
+        var nedAcceleration: Vector3?
+        if let vehicle = vehicleAcceleration, (lastTime ?? 0) - vehicleAccelerationTime <= settings.vehicleAccelerationHold {
+            switch vehicle {
+            case .body(let a): specific = specific - a
+            case .ned(let a): nedAcceleration = a
+            }
+        }
+        var inStrapdown = strapdown.rotate(specific)
+        if let a = nedAcceleration {
+            let c = cos(headingOffset), s = sin(headingOffset)
+            let unheaded = Vector3(c * a.x + s * a.y, -s * a.x + c * a.y, a.z)
+            inStrapdown = inStrapdown - inclination.inverseRotate(unheaded)
+        }
+        if !tiltInitialised {
+            gravityAverage = inStrapdown
+            tiltInitialised = true
+        }
+        // Rejection: this sample's specific force against the current vertical.
+        let earth = inclination.rotate(inStrapdown)
+        let norm = earth.norm
+        let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
+        let residual = degrees(atan2(horizontal, -earth.z))
+        var gain = lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant))
+        let rejected = elapsed > settings.initialisationDuration
+            && (residual > settings.accelerationRejectionDegrees
+                || abs(norm - 1) > settings.accelerationRejectionNorm)
+        if rejected {
+            rejectionDuration += dt
+            if rejectionDuration < settings.accelerationRejectionTimeout {
+                gain *= settings.accelerationRejectionWeight
+                flags.insert(.accelerationRejected)
+            }
+        } else {
+            rejectionDuration = 0
+        }
+        gravityAverage += (inStrapdown - gravityAverage) * gain
+
+        // Turn the averaged specific force to point straight up (0, 0, −1).
+        guard let e = inclination.rotate(gravityAverage).normalized else { return }
+        let correction: Quaternion
+        let c = -e.z
+        if c > -0.999999 {
+            let half = ((1 + c) / 2).squareRoot()
+            correction = Quaternion(w: half, x: -e.y / (2 * half), y: e.x / (2 * half), z: 0)
+        } else {
+            correction = Quaternion(w: 0, x: 1, y: 0, z: 0)
+        }
+        inclination = (correction * inclination).normalized
+        accuracy.tiltCorrected(gain: gain, residualDegrees: min(residual, 90),
+                               averagingGain: lowPassGain(dt: dt, tau: settings.accelerationTimeConstant),
+                               settings: settings)
+        if calm {
+            // The correction undoes what the bias error integrated: feed it back (Mahony-style).
+            let angle = Vector3(2 * correction.x, 2 * correction.y, 0)
+            let inBody = (inclination * strapdown).inverseRotate(angle)
+            adjustBias(by: inBody * (-degrees(1) / settings.motionBiasTimeConstant))
+        }
+    }
+
+    private mutating func correctHeading(_ field: Vector3, dt: Double, calm: Bool) {
+        let tilted = inclination * strapdown
+        let earth = tilted.rotate(field)
+        let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
+        let norm = earth.norm
+        let dip = degrees(atan2(earth.z, horizontal))
+        dipDegrees = dip
+        let holdExceeded = accuracy.headingUncertainty - headingUncertaintyAtDisturbance
+            > settings.magneticRejectionMaximumDriftDegrees
+        let judged = reference.update(norm: norm, dipDegrees: dip, dt: dt, gyroHoldExceeded: holdExceeded,
+                                      settings: settings)
+        if judged.replaced { flags.insert(.magneticReferenceChanged) }
+        let disturbed = judged.disturbed && elapsed > settings.initialisationDuration && headingInitialised
+        guard horizontal > 1e-3 * norm else { return }
+        let fieldHeading = atan2(earth.y, earth.x)
+        if !headingInitialised {
+            headingOffset = -fieldHeading
+            headingInitialised = true
+            accuracy.setHeadingUncertainty(5)
+            return
+        }
+        if disturbed {
+            if !flags.contains(.magneticDisturbance) && reference.disturbedDuration <= dt {
+                headingUncertaintyAtDisturbance = accuracy.headingUncertainty
+            }
+            flags.insert(.magneticDisturbance)
+            return
+        }
+        headingUncertaintyAtDisturbance = accuracy.headingUncertainty
+        let innovation = remainder(-fieldHeading - headingOffset, 2 * Double.pi)
+        let gain = lowPassGain(dt: dt, tau: ramped(settings.magneticTimeConstant))
+        headingOffset = remainder(headingOffset + gain * innovation, 2 * Double.pi)
+        accuracy.headingCorrected(gain: gain, innovationDegrees: degrees(innovation),
+                                  averagingGain: lowPassGain(dt: dt, tau: settings.magneticTimeConstant))
+        if calm {
+            let weight = horizontal / norm
+            let inBody = tilted.inverseRotate(Vector3(0, 0, gain * innovation * weight))
+            adjustBias(by: inBody * (-degrees(1) / settings.motionBiasTimeConstant))
+        }
+    }
+
+    private mutating func adjustBias(by change: Vector3) {
+        let limit = settings.maximumBias
+        bias = Vector3(max(-limit, min(limit, bias.x + change.x)),
+                       max(-limit, min(limit, bias.y + change.y)),
+                       max(-limit, min(limit, bias.z + change.z)))
+    }
+
+    /// Orientation from one accelerometer and magnetometer sample: the unfiltered tilt-compensated
+    /// heading, kept in the same parts so the gyro can take over seamlessly.
+    private mutating func updateWithoutGyroscope(accelerometer: Vector3?, magnetometer: Vector3?, dt: Double) {
+        rest.reset()
+        accuracy.propagate(rateDegreesPerSecond: 0, dt: dt, settings: settings)
+        if let accel = accelerometer, let down = (-accel).normalized {
+            // The rotation taking the body's measured "down" onto the NED down axis.
+            let c = down.z
+            let level: Quaternion
+            if c > -0.999999 {
+                let half = ((1 + c) / 2).squareRoot()
+                level = Quaternion(w: half, x: -down.y / (2 * half), y: down.x / (2 * half), z: 0)
+            } else {
+                level = Quaternion(w: 0, x: 1, y: 0, z: 0)
+            }
+            strapdown = level
+            inclination = .identity
+            gravityAverage = strapdown.rotate(accel)
+            tiltInitialised = true
+            let deviation = abs(accel.norm - 1)
+            accuracy.setTiltUncertainty(settings.tiltNoiseDegrees + degrees(asin(min(1, deviation))) * 2)
+        }
+        guard let field = magnetometer, tiltInitialised else { return }
+        let earth = strapdown.rotate(field)
+        let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
+        let norm = earth.norm
+        let dip = degrees(atan2(earth.z, horizontal))
+        dipDegrees = dip
+        let judged = reference.update(norm: norm, dipDegrees: dip, dt: dt, gyroHoldExceeded: true, settings: settings)
+        if judged.disturbed { flags.insert(.magneticDisturbance) }
+        guard horizontal > 1e-3 * norm else { return }
+        headingOffset = -atan2(earth.y, earth.x)
+        headingInitialised = true
+        accuracy.setHeadingUncertainty(judged.disturbed ? 30 : 2)
+    }
+
+    private mutating func finishFlags(field: Vector3?) {
+        if field == nil { flags.insert(.magnetometerUnavailable) }
+        if elapsed < settings.initialisationDuration || !tiltInitialised || !headingInitialised {
+            flags.insert(.initialising)
+        }
+        if !quaternionIsFinite { reset() ; flags.insert(.initialising) }
+    }
+
+    private var quaternionIsFinite: Bool {
+        strapdown.isFinite && inclination.isFinite && headingOffset.isFinite && bias.isFinite && gravityAverage.isFinite
+    }
+}

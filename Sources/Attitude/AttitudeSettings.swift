@@ -1,0 +1,142 @@
+/// Every tunable of the `AttitudeFilter`, with its unit and default.
+///
+/// The defaults come from physics and typical MEMS noise figures, not from fitting one recording:
+/// - gravity is averaged in a gyro-stabilised frame over `accelerationTimeConstant` (5 s): a
+///   back-and-forth acceleration of 1 g averages out, while a rest-calibrated gyro (bias error about
+///   0.05 °/s) drifts only about 0.25° in that time;
+/// - the magnetometer corrects heading over `magneticTimeConstant` (15 s): an uncalibrated or
+///   distorted field gives heading errors of several degrees from sample to sample, which a gyro
+///   bias of 0.05 °/s would take 60 s to match.
+///
+/// ```swift
+/// var settings = AttitudeSettings()
+/// settings.magneticTimeConstant = 20      // s: trust the gyro longer in a noisy magnetic field
+/// var filter = AttitudeFilter(settings: settings)
+/// ```
+public struct AttitudeSettings: Sendable, Hashable {
+    // MARK: Gravity (accelerometer)
+
+    /// Time constant (s) of the low-pass filter applied to the specific force in the gyro-stabilised
+    /// frame before it corrects roll and pitch. Longer rejects longer accelerations but lets gyro
+    /// errors build up. Default 5 s.
+    public var accelerationTimeConstant: Double = 5
+
+    /// Angle (degrees) between the measured specific force and the estimated vertical beyond which a
+    /// sample is treated as vehicle acceleration and weighted by `accelerationRejectionWeight`.
+    /// Default 10°.
+    public var accelerationRejectionDegrees: Double = 10
+
+    /// Deviation of |specific force| from 1 g beyond which a sample is also rejected (g). Default 0.2 g.
+    public var accelerationRejectionNorm: Double = 0.2
+
+    /// Weight (0…1) of a rejected accelerometer sample in the gravity average. Default 0.1.
+    public var accelerationRejectionWeight: Double = 0.1
+
+    /// Longest continuous rejection (s) before gravity is trusted again at full weight, so a long
+    /// acceleration or a wrong estimate never freezes the tilt. Default 10 s.
+    public var accelerationRejectionTimeout: Double = 10
+
+    // MARK: Heading (magnetometer)
+
+    /// Time constant (s) of the heading correction from the magnetometer. Default 15 s.
+    public var magneticTimeConstant: Double = 15
+
+    /// Relative deviation of |B| from the reference beyond which the field is disturbed (fraction).
+    /// Default 0.1 (10 %).
+    public var magneticNormTolerance: Double = 0.1
+
+    /// Deviation of the dip angle from the reference beyond which the field is disturbed (degrees).
+    /// Default 10°.
+    public var magneticDipToleranceDegrees: Double = 10
+
+    /// Time constant (s) with which the learned field reference (|B|, dip) follows an undisturbed
+    /// field. Default 20 s.
+    public var magneticReferenceTimeConstant: Double = 20
+
+    /// Longest a disturbance is rejected while the gyro alone carries the heading (s); after it the
+    /// current field becomes the reference (a new magnetic environment). Default 60 s.
+    public var magneticRejectionTimeout: Double = 60
+
+    /// Heading uncertainty the gyro may accumulate during a disturbance before the field is accepted
+    /// again (degrees, 1σ). Default 10°.
+    public var magneticRejectionMaximumDriftDegrees: Double = 10
+
+    /// Time constant (s) of the candidate reference tracked during a disturbance. Default 3 s.
+    public var magneticCandidateTimeConstant: Double = 3
+
+    // MARK: Gyroscope bias
+
+    /// A sample counts towards rest when the gyro differs from its 0.5 s average by less than this
+    /// and that average is below it (°/s). Default 2 °/s.
+    public var restGyroThreshold: Double = 2
+
+    /// A sample counts towards rest when the specific force differs from its 0.5 s average by less
+    /// than this (g). Default 0.05 g.
+    public var restAccelerationThreshold: Double = 0.05
+
+    /// Time constant (s) of the averages used for rest detection. Default 0.5 s.
+    public var restFilterTimeConstant: Double = 0.5
+
+    /// Continuous rest (s) needed before the gyro bias is learned from the averaged gyro. Default 1.5 s.
+    public var restMinimumDuration: Double = 1.5
+
+    /// Time constant (s) with which the bias follows the averaged gyro at rest. Default 3 s.
+    public var restBiasTimeConstant: Double = 3
+
+    /// Time constant (s) of the bias estimate while moving, from the corrections that gravity and the
+    /// field keep making. Used only in calm motion (see the two thresholds below). Default 100 s.
+    public var motionBiasTimeConstant: Double = 100
+
+    /// Largest |specific force| − 1 g (g) at which motion bias estimation runs. Default 0.05 g.
+    public var motionBiasAccelerationLimit: Double = 0.05
+
+    /// Largest rotation rate (°/s) at which motion bias estimation runs. Default 30 °/s.
+    public var motionBiasRateLimit: Double = 30
+
+    /// Largest bias the estimate may reach (°/s); MEMS gyros stay within a few °/s. Default 5 °/s.
+    public var maximumBias: Double = 5
+
+    // MARK: Accuracy model
+
+    /// Gyro bias uncertainty (°/s, 1σ) before any rest. Default 1 °/s.
+    public var initialBiasUncertainty: Double = 1
+
+    /// Gyro bias uncertainty (°/s, 1σ) reached after rest calibration. Default 0.05 °/s.
+    public var restBiasUncertainty: Double = 0.05
+
+    /// Growth of the bias uncertainty with time (°/s per s), from temperature and ageing. Default 1e-4.
+    public var biasUncertaintyGrowth: Double = 1e-4
+
+    /// Gyro scale-factor uncertainty (fraction of the rate). Default 0.01 (1 %).
+    public var gyroScaleUncertainty: Double = 0.01
+
+    /// Tilt uncertainty (degrees, 1σ) of the averaged gravity when the motion is calm. Default 0.5°.
+    public var tiltNoiseDegrees: Double = 0.5
+
+    /// Multiplier from the 1σ model to the reported `accuracyDegrees` (about 90–95 % coverage).
+    /// Default 2.
+    public var accuracyCoverageFactor: Double = 2
+
+    // MARK: Start-up, time and external acceleration
+
+    /// Seconds after the first sample during which the filter converges quickly (time constants
+    /// ramp up from `initialTimeConstant`) and the estimate is flagged initialising. Default 3 s.
+    public var initialisationDuration: Double = 3
+
+    /// Time constant (s) of both corrections at the very first sample. Default 0.2 s.
+    public var initialTimeConstant: Double = 0.2
+
+    /// Sample period assumed for the first sample (s). Default 0.01 s.
+    public var nominalSamplePeriod: Double = 0.01
+
+    /// Longest gap between samples that is integrated (s); a longer gap restarts the filter. Default 1 s.
+    public var maximumSampleGap: Double = 1
+
+    /// How long a vehicle acceleration (from GNSS) stays valid after it is set (s). Default 1.5 s.
+    public var vehicleAccelerationHold: Double = 1.5
+
+    /// Heading is reported only while |pitch| stays below this (degrees). Default 88°.
+    public var headingPitchLimit: Double = 88
+
+    public init() {}
+}

@@ -1,0 +1,29 @@
+import Attitude
+import Foundation
+import Linear
+import Testing
+
+@Suite struct QuaternionTests {
+    @Test func headingRotationTurnsNorthToEast() {
+        let q = Quaternion(headingRadians: .pi / 2)
+        let v = q.rotate(Vector3(1, 0, 0))
+        #expect(abs(v.x) < 1e-12 && abs(v.y - 1) < 1e-12 && abs(v.z) < 1e-12)
+    }
+
+    @Test func eulerRoundTripsThroughAngles() {
+        for (roll, pitch, heading) in [(10.0, 20.0, 30.0), (-170.0, 45.0, 359.0), (179.0, -80.0, 0.5), (0.0, 0.0, 180.0)] {
+            let q = Quaternion(rollDegrees: roll, pitchDegrees: pitch, headingDegrees: heading)
+            let a = AttitudeEstimate.angles(of: q, pitchLimit: 88)
+            #expect(abs(remainder(a.roll - roll, 360)) < 1e-9)
+            #expect(abs(a.pitch - pitch) < 1e-9)
+            #expect(abs(remainder((a.heading ?? .nan) - heading, 360)) < 1e-9)
+        }
+    }
+
+    @Test func rotationVectorMatchesAxisAngle() {
+        let a = Quaternion(rotationVector: Vector3(0, 0.3, 0))
+        let b = Quaternion(axis: Vector3(0, 1, 0), angle: 0.3)
+        #expect(a.angleDegrees(to: b) < 1e-9)
+        #expect(a.matrix.isFinite)
+    }
+}
