@@ -47,20 +47,64 @@ private struct HeadingScore {
     var coverage: Double
     var rows: Int
     var unavailable: Int
+    var medianAccuracy = Double.nan
+    var disturbedFraction = Double.nan
+    var rejectedFraction = Double.nan
+}
+
+/// Settings from LODESTONE_ATTITUDE_SETTINGS ("name=value,name=value"), to try values without a rebuild.
+private func benchSettings() -> AttitudeSettings {
+    var settings = AttitudeSettings()
+    let names: [String: WritableKeyPath<AttitudeSettings, Double>] = [
+        "accelerationTimeConstant": \.accelerationTimeConstant,
+        "accelerationRejectionDegrees": \.accelerationRejectionDegrees,
+        "accelerationRejectionTimeConstant": \.accelerationRejectionTimeConstant,
+        "accelerationRejectionNorm": \.accelerationRejectionNorm,
+        "accelerationRejectionWeight": \.accelerationRejectionWeight,
+        "accelerationRejectionTimeout": \.accelerationRejectionTimeout,
+        "magneticTimeConstant": \.magneticTimeConstant,
+        "magneticNormTolerance": \.magneticNormTolerance,
+        "magneticDipToleranceDegrees": \.magneticDipToleranceDegrees,
+        "motionBiasTimeConstant": \.motionBiasTimeConstant,
+        "motionBiasAccelerationLimit": \.motionBiasAccelerationLimit,
+        "motionBiasRateLimit": \.motionBiasRateLimit,
+        "accuracyCoverageFactor": \.accuracyCoverageFactor,
+        "tiltNoiseDegrees": \.tiltNoiseDegrees,
+        "gyroScaleUncertainty": \.gyroScaleUncertainty,
+    ]
+    for item in (Environment.value("LODESTONE_ATTITUDE_SETTINGS") ?? "").split(separator: ",") {
+        let parts = item.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, let path = names[String(parts[0])], let value = Double(parts[1]) else {
+            StandardOutput().write("attitude: ignoring setting \(item)\n")
+            continue
+        }
+        settings[keyPath: path] = value
+    }
+    return settings
 }
 
 private func score(_ trial: BroadTrial) -> HeadingScore {
-    var filter = AttitudeFilter()
+    var filter = AttitudeFilter(settings: benchSettings())
+    var accuracies: [Double] = []
+    var disturbed = 0, rejected = 0
+    let trace = Environment.value("LODESTONE_ATTITUDE_TRACE") != nil
     var errors: [Double] = []
     var covered = 0, unavailable = 0
     for (r, t) in zip(trial.raw, trial.truth) where r.count >= 10 && t.count >= 9 {
         filter.update(time: r[0], gyroscope: Vector3(r[7], r[8], r[9]),
                       accelerometer: Vector3(r[4], r[5], r[6]), magnetometer: Vector3(r[1], r[2], r[3]))
+        if trace {
+            let e = filter.estimate
+            StandardOutput().write("trace,\(trial.name),\(r[0]),\(e.headingDegrees ?? .nan),\(t[1]),\(t[3]),\(t[8]),\(e.accuracyDegrees),\(e.flags.rawValue),\(e.gyroBias.x),\(e.gyroBias.y),\(e.gyroBias.z),\(e.rollDegrees),\(e.pitchDegrees),\(t[2]),\(filter.accuracyModel.headingDrift),\(filter.accuracyModel.tiltDrift),\(filter.accuracyModel.innovationMeanSquare.squareRoot()),\(filter.accuracyModel.biasUncertainty)\n")
+        }
         guard t[8] == 1, abs(t[3]) <= 60, t[1].isFinite else { continue }
         let e = filter.estimate
         guard let heading = e.headingDegrees else { unavailable += 1; continue }
         let error = abs(remainder(heading - t[1], 360))
         errors.append(error)
+        accuracies.append(e.accuracyDegrees)
+        if e.flags.contains(.magneticDisturbance) { disturbed += 1 }
+        if e.flags.contains(.accelerationRejected) { rejected += 1 }
         if error <= e.accuracyDegrees { covered += 1 }
     }
     guard !errors.isEmpty else { return HeadingScore(rmse: .nan, p95: .nan, coverage: .nan, rows: 0, unavailable: unavailable) }
@@ -71,7 +115,10 @@ private func score(_ trial: BroadTrial) -> HeadingScore {
     let low = Int(position), high = min(sorted.count - 1, low + 1)
     let p95 = sorted[low] + (sorted[high] - sorted[low]) * (position - Double(low))
     return HeadingScore(rmse: rmse, p95: p95, coverage: Double(covered) / Double(errors.count),
-                        rows: errors.count, unavailable: unavailable)
+                        rows: errors.count, unavailable: unavailable,
+                        medianAccuracy: accuracies.sorted()[accuracies.count / 2],
+                        disturbedFraction: Double(disturbed) / Double(errors.count),
+                        rejectedFraction: Double(rejected) / Double(errors.count))
 }
 
 /// "attitude.reference.vqf.01" → (rmse, p95) from the reference file's JSON lines.
@@ -99,7 +146,10 @@ func runAttitudeBenchmarks() {
         let s = score(trial)
         var extra: [(String, String)] = [("rmse_deg", format(s.rmse, 2)), ("p95_deg", format(s.p95, 2)),
                                          ("coverage", format(s.coverage, 3)), ("rows", "\(s.rows)"),
-                                         ("heading_unavailable", "\(s.unavailable)")]
+                                         ("heading_unavailable", "\(s.unavailable)"),
+                                         ("median_accuracy_deg", format(s.medianAccuracy, 2)),
+                                         ("mag_disturbed", format(s.disturbedFraction, 3)),
+                                         ("accel_rejected", format(s.rejectedFraction, 3))]
         for filterName in ["vqf", "fusion"] {
             if let r = reference["attitude.reference.\(filterName).\(trial.name)"] {
                 extra.append(("\(filterName)_rmse_deg", format(r.rmse, 2)))

@@ -5,23 +5,28 @@ import Darwin
 #endif
 import Linear
 
-/// Tracks how uncertain tilt and heading are: both grow with gyro-only time (bias uncertainty and
-/// scale-factor error times the rotation), and shrink towards the noise of the reference that
-/// corrects them (averaged gravity for tilt; the magnetometer's own scatter for heading) at the rate
-/// that reference is trusted.
+/// Tracks how uncertain tilt and heading are, in three parts:
+/// - *drift*: what the gyro has accumulated since the references last corrected it — bias
+///   uncertainty × time, plus scale-factor uncertainty × the *net* rotation (rotating back and
+///   forth cancels scale errors, turning circles does not); it grows during rejection and
+///   disturbance and shrinks as the references correct it;
+/// - *floor*: the error the references themselves leave — the magnetometer's scatter about the
+///   filtered heading (part of it survives the averaging because it is correlated with orientation),
+///   and the averaged gravity's tilt noise;
+/// - *leverage*: a tilt error moves the magnetic heading by about tan(dip) times itself.
 ///
 /// ```swift
 /// var model = AccuracyModel(settings: settings)
-/// model.propagate(rateDegreesPerSecond: 90, dt: 0.01, settings: settings)
+/// model.propagate(netRate: Vector3(0, 0, 3), dt: 0.01, settings: settings)
 /// let accuracy = model.headingAccuracyDegrees(dipDegrees: 60, settings: settings)
 /// ```
 public struct AccuracyModel: Sendable {
     /// Gyro bias uncertainty (°/s, 1σ).
     public private(set) var biasUncertainty: Double
-    /// Tilt uncertainty (degrees, 1σ).
-    public private(set) var tiltUncertainty: Double = 30
-    /// Heading uncertainty from the gyro and magnetometer alone (degrees, 1σ).
-    public private(set) var headingUncertainty: Double = 180
+    /// Tilt drift since gravity last corrected it (degrees, 1σ).
+    public private(set) var tiltDrift: Double = 30
+    /// Heading drift since the magnetometer last corrected it (degrees, 1σ).
+    public private(set) var headingDrift: Double = 180
     /// Mean square of the heading innovations (degrees²): how far the magnetometer scatters.
     public private(set) var innovationMeanSquare: Double = 0
     /// Mean square of the angle between the specific force and the vertical (degrees²).
@@ -31,12 +36,26 @@ public struct AccuracyModel: Sendable {
         biasUncertainty = settings.initialBiasUncertainty
     }
 
-    /// Gyro-only growth over one step at the given rotation rate (°/s).
-    public mutating func propagate(rateDegreesPerSecond rate: Double, dt: Double, settings: AttitudeSettings) {
+    /// Tilt uncertainty (degrees, 1σ): drift and the averaged gravity's own noise.
+    public func tiltUncertainty(settings: AttitudeSettings) -> Double {
+        let floor = settings.tiltNoiseDegrees * settings.tiltNoiseDegrees
+            + tiltResidualMeanSquare * settings.tiltResidualFraction * settings.tiltResidualFraction
+        return (tiltDrift * tiltDrift + floor).squareRoot()
+    }
+
+    /// Heading uncertainty (degrees, 1σ) before the tilt's leverage: drift and magnetometer scatter.
+    public func headingUncertainty(settings: AttitudeSettings) -> Double {
+        let scatter = innovationMeanSquare * settings.magneticScatterFraction * settings.magneticScatterFraction
+        return (headingDrift * headingDrift + scatter).squareRoot()
+    }
+
+    /// Gyro-only growth over one step. `netRate` is the rotation rate averaged in the earth frame
+    /// (°/s, NED): its down component turns the heading, its horizontal part the tilt.
+    public mutating func propagate(netRate: Vector3, dt: Double, settings: AttitudeSettings) {
         biasUncertainty = min(settings.initialBiasUncertainty, biasUncertainty + settings.biasUncertaintyGrowth * dt)
-        let drift = (biasUncertainty + settings.gyroScaleUncertainty * abs(rate)) * dt
-        tiltUncertainty = min(90, tiltUncertainty + drift)
-        headingUncertainty = min(180, headingUncertainty + drift)
+        let horizontal = (netRate.x * netRate.x + netRate.y * netRate.y).squareRoot()
+        tiltDrift = min(90, tiltDrift + (biasUncertainty + settings.gyroScaleUncertainty * horizontal) * dt)
+        headingDrift = min(180, headingDrift + (biasUncertainty + settings.gyroScaleUncertainty * abs(netRate.z)) * dt)
     }
 
     /// The gyro is at rest and its bias is being learned with gain `gain`.
@@ -44,42 +63,38 @@ public struct AccuracyModel: Sendable {
         biasUncertainty += gain * (settings.restBiasUncertainty - biasUncertainty)
     }
 
-    /// Gravity corrected the tilt with gain `gain`; `residualDegrees` is the angle between this
-    /// sample's specific force and the vertical.
-    public mutating func tiltCorrected(gain: Double, residualDegrees: Double, averagingGain: Double,
-                                       settings: AttitudeSettings) {
+    /// Gravity corrected the tilt with gain `gain`; `residualDegrees` is the angle between the
+    /// specific force and the vertical, averaged into its mean square with `averagingGain`.
+    public mutating func tiltCorrected(gain: Double, residualDegrees: Double, averagingGain: Double) {
         tiltResidualMeanSquare += averagingGain * (residualDegrees * residualDegrees - tiltResidualMeanSquare)
-        // Dynamic acceleration averaged over the gravity time constant leaves a fraction of its
-        // scatter in the tilt: about sqrt(gain / 2) of it for uncorrelated samples.
-        let floor = (settings.tiltNoiseDegrees * settings.tiltNoiseDegrees
-                     + tiltResidualMeanSquare * min(1, gain * 50)).squareRoot()
-        tiltUncertainty += gain * (floor - tiltUncertainty)
+        tiltDrift -= gain * tiltDrift
     }
 
     /// The magnetometer corrected the heading with gain `gain`; `innovationDegrees` is its disagreement.
     public mutating func headingCorrected(gain: Double, innovationDegrees: Double, averagingGain: Double) {
         innovationMeanSquare += averagingGain * (innovationDegrees * innovationDegrees - innovationMeanSquare)
-        let floor = innovationMeanSquare.squareRoot()
-        headingUncertainty += gain * (floor - headingUncertainty)
+        headingDrift -= gain * headingDrift
     }
 
-    /// Sets the heading uncertainty directly (at initialisation from one field measurement).
-    public mutating func setHeadingUncertainty(_ degrees: Double) { headingUncertainty = degrees }
+    /// Sets the heading drift directly (at initialisation from one field measurement).
+    public mutating func setHeadingDrift(_ degrees: Double) { headingDrift = degrees }
 
-    /// Sets the tilt uncertainty directly (at initialisation from one gravity measurement).
-    public mutating func setTiltUncertainty(_ degrees: Double) { tiltUncertainty = degrees }
+    /// Sets the tilt drift directly (at initialisation from one gravity measurement).
+    public mutating func setTiltDrift(_ degrees: Double) { tiltDrift = degrees }
 
-    /// Reported heading accuracy (degrees): heading and tilt uncertainty combined (a tilt error moves
-    /// the magnetic heading by up to tan(dip) times itself), times the coverage factor, capped at 180°.
+    /// Reported heading accuracy (degrees): heading and tilt uncertainty combined, times the coverage
+    /// factor, capped at 180°.
     public func headingAccuracyDegrees(dipDegrees: Double, settings: AttitudeSettings) -> Double {
-        let leverage = min(4, abs(tan(radians(min(80, abs(dipDegrees))))))
-        let tilt = tiltUncertainty * max(1, leverage) * 0.5
-        let sigma = (headingUncertainty * headingUncertainty + tilt * tilt).squareRoot()
-        return min(180, settings.accuracyCoverageFactor * sigma)
+        // A tilt error about the axis across the field turns the horizontal field by about
+        // tan(dip) times itself; across all directions, about half of that on average (≥ 1).
+        let leverage = max(1, 0.5 * min(8, abs(tan(radians(min(83, abs(dipDegrees)))))))
+        let tilt = tiltUncertainty(settings: settings) * leverage
+        let heading = headingUncertainty(settings: settings)
+        return min(180, settings.accuracyCoverageFactor * (heading * heading + tilt * tilt).squareRoot())
     }
 
     /// Reported tilt accuracy (degrees).
     public func tiltAccuracyDegrees(settings: AttitudeSettings) -> Double {
-        min(90, settings.accuracyCoverageFactor * tiltUncertainty)
+        min(90, settings.accuracyCoverageFactor * tiltUncertainty(settings: settings))
     }
 }

@@ -35,11 +35,14 @@ public struct AttitudeFilter: Sendable {
     private var inclination = Quaternion.identity
     private var headingOffset = 0.0                     // radians, about the down axis
     private var gravityAverage = Vector3(0, 0, -1)      // g, strapdown frame
+    private var shortAverage = Vector3(0, 0, -1)        // g, strapdown frame, for rejection
     private var bias = Vector3.zero                     // °/s
     private var rest = RestDetector()
     private var reference = MagneticReference()
     private var expectedField: (norm: Double, dip: Double)?
     private var accuracy: AccuracyModel
+    /// The uncertainty bookkeeping behind `estimate.accuracyDegrees` (for diagnostics).
+    public var accuracyModel: AccuracyModel { accuracy }
     private var lastTime: Double?
     private var elapsed = 0.0
     private var tiltInitialised = false
@@ -48,6 +51,7 @@ public struct AttitudeFilter: Sendable {
     private var headingUncertaintyAtDisturbance = 0.0
     private var flags: AttitudeFlags = [.initialising]
     private var rate: Vector3?                          // °/s, bias removed, body
+    private var netRate = Vector3.zero                  // °/s, NED, averaged
     private var dipDegrees = 60.0
     private var vehicleAcceleration: VehicleAcceleration?
     private var vehicleAccelerationTime = -Double.infinity
@@ -157,7 +161,8 @@ public struct AttitudeFilter: Sendable {
         rate = omega
         let omegaNorm = omega.norm
         strapdown = (strapdown * Quaternion(rotationVector: omega * (radians(1) * dt))).normalized
-        accuracy.propagate(rateDegreesPerSecond: omegaNorm, dt: dt, settings: settings)
+        netRate += ((inclination * strapdown).rotate(omega) - netRate) * lowPassGain(dt: dt, tau: settings.netRateTimeConstant)
+        accuracy.propagate(netRate: netRate, dt: dt, settings: settings)
 
         let calm = !flags.contains(.atRest) && elapsed > settings.initialisationDuration
             && omegaNorm < settings.motionBiasRateLimit
@@ -193,10 +198,14 @@ public struct AttitudeFilter: Sendable {
         }
         if !tiltInitialised {
             gravityAverage = inStrapdown
+            shortAverage = inStrapdown
             tiltInitialised = true
         }
-        // Rejection: this sample's specific force against the current vertical.
-        let earth = inclination.rotate(inStrapdown)
+        // Rejection: the specific force averaged over a short time against the current vertical.
+        // Shaking averages out there (and in the long average alike); a sustained acceleration
+        // (a launch, a turn) does not, and would tilt the estimate.
+        shortAverage += (inStrapdown - shortAverage) * lowPassGain(dt: dt, tau: settings.accelerationRejectionTimeConstant)
+        let earth = inclination.rotate(shortAverage)
         let norm = earth.norm
         let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
         let residual = degrees(atan2(horizontal, -earth.z))
@@ -227,8 +236,7 @@ public struct AttitudeFilter: Sendable {
         }
         inclination = (correction * inclination).normalized
         accuracy.tiltCorrected(gain: gain, residualDegrees: min(residual, 90),
-                               averagingGain: lowPassGain(dt: dt, tau: settings.accelerationTimeConstant),
-                               settings: settings)
+                               averagingGain: lowPassGain(dt: dt, tau: settings.accelerationTimeConstant))
         if calm {
             // The correction undoes what the bias error integrated: feed it back (Mahony-style).
             let angle = Vector3(2 * correction.x, 2 * correction.y, 0)
@@ -244,7 +252,7 @@ public struct AttitudeFilter: Sendable {
         let norm = earth.norm
         let dip = degrees(atan2(earth.z, horizontal))
         dipDegrees = dip
-        let holdExceeded = accuracy.headingUncertainty - headingUncertaintyAtDisturbance
+        let holdExceeded = accuracy.headingDrift - headingUncertaintyAtDisturbance
             > settings.magneticRejectionMaximumDriftDegrees
         let judged = reference.update(norm: norm, dipDegrees: dip, dt: dt, gyroHoldExceeded: holdExceeded,
                                       settings: settings)
@@ -255,17 +263,17 @@ public struct AttitudeFilter: Sendable {
         if !headingInitialised {
             headingOffset = -fieldHeading
             headingInitialised = true
-            accuracy.setHeadingUncertainty(5)
+            accuracy.setHeadingDrift(5)
             return
         }
         if disturbed {
             if !flags.contains(.magneticDisturbance) && reference.disturbedDuration <= dt {
-                headingUncertaintyAtDisturbance = accuracy.headingUncertainty
+                headingUncertaintyAtDisturbance = accuracy.headingDrift
             }
             flags.insert(.magneticDisturbance)
             return
         }
-        headingUncertaintyAtDisturbance = accuracy.headingUncertainty
+        headingUncertaintyAtDisturbance = accuracy.headingDrift
         let innovation = remainder(-fieldHeading - headingOffset, 2 * Double.pi)
         let gain = lowPassGain(dt: dt, tau: ramped(settings.magneticTimeConstant))
         headingOffset = remainder(headingOffset + gain * innovation, 2 * Double.pi)
@@ -289,7 +297,7 @@ public struct AttitudeFilter: Sendable {
     /// heading, kept in the same parts so the gyro can take over seamlessly.
     private mutating func updateWithoutGyroscope(accelerometer: Vector3?, magnetometer: Vector3?, dt: Double) {
         rest.reset()
-        accuracy.propagate(rateDegreesPerSecond: 0, dt: dt, settings: settings)
+        accuracy.propagate(netRate: .zero, dt: dt, settings: settings)
         if let accel = accelerometer, let down = (-accel).normalized {
             // The rotation taking the body's measured "down" onto the NED down axis.
             let c = down.z
@@ -305,7 +313,7 @@ public struct AttitudeFilter: Sendable {
             gravityAverage = strapdown.rotate(accel)
             tiltInitialised = true
             let deviation = abs(accel.norm - 1)
-            accuracy.setTiltUncertainty(settings.tiltNoiseDegrees + degrees(asin(min(1, deviation))) * 2)
+            accuracy.setTiltDrift(degrees(asin(min(1, deviation))) * 2)
         }
         guard let field = magnetometer, tiltInitialised else { return }
         let earth = strapdown.rotate(field)
@@ -318,7 +326,7 @@ public struct AttitudeFilter: Sendable {
         guard horizontal > 1e-3 * norm else { return }
         headingOffset = -atan2(earth.y, earth.x)
         headingInitialised = true
-        accuracy.setHeadingUncertainty(judged.disturbed ? 30 : 2)
+        accuracy.setHeadingDrift(judged.disturbed ? 30 : 2)
     }
 
     private mutating func finishFlags(field: Vector3?) {

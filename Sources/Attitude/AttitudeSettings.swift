@@ -21,13 +21,20 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// errors build up. Default 5 s.
     public var accelerationTimeConstant: Double = 5
 
-    /// Angle (degrees) between the measured specific force and the estimated vertical beyond which a
-    /// sample is treated as vehicle acceleration and weighted by `accelerationRejectionWeight`.
+    /// Time constant (s) of the short average of the specific force (in the gyro-stabilised frame)
+    /// that rejection looks at: vibration and shaking average out within it, a sustained vehicle
+    /// acceleration does not. Default 2 s.
+    public var accelerationRejectionTimeConstant: Double = 2
+
+    /// Angle (degrees) between the short-averaged specific force and the estimated vertical beyond
+    /// which samples are treated as vehicle acceleration and weighted by `accelerationRejectionWeight`.
     /// Default 10°.
     public var accelerationRejectionDegrees: Double = 10
 
-    /// Deviation of |specific force| from 1 g beyond which a sample is also rejected (g). Default 0.2 g.
-    public var accelerationRejectionNorm: Double = 0.2
+    /// Deviation of the short average's magnitude from 1 g beyond which samples are also rejected (g).
+    /// A vertical acceleration (heave) does not tilt the estimate, so this only guards against
+    /// shocks and free fall. Default 0.5 g.
+    public var accelerationRejectionNorm: Double = 0.5
 
     /// Weight (0…1) of a rejected accelerometer sample in the gravity average. Default 0.1.
     public var accelerationRejectionWeight: Double = 0.1
@@ -107,11 +114,26 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// Growth of the bias uncertainty with time (°/s per s), from temperature and ageing. Default 1e-4.
     public var biasUncertaintyGrowth: Double = 1e-4
 
-    /// Gyro scale-factor uncertainty (fraction of the rate). Default 0.01 (1 %).
-    public var gyroScaleUncertainty: Double = 0.01
+    /// Gyro scale-factor uncertainty (fraction of the rate), after the factory trim of a consumer
+    /// MEMS gyro. Default 0.005 (0.5 %).
+    public var gyroScaleUncertainty: Double = 0.005
 
     /// Tilt uncertainty (degrees, 1σ) of the averaged gravity when the motion is calm. Default 0.5°.
     public var tiltNoiseDegrees: Double = 0.5
+
+    /// Fraction of the specific force's scatter about the vertical (RMS, degrees) that survives the
+    /// gravity average: about √(correlation time / (2 × accelerationTimeConstant)) with motions
+    /// correlated over 0.1 s. Default 0.1.
+    public var tiltResidualFraction: Double = 0.1
+
+    /// Fraction of the magnetometer's heading scatter about the filtered heading (RMS) that remains in
+    /// the heading: a distorted or uncalibrated field errs the same way at the same orientation, so
+    /// averaging removes only part of it. Default 0.5.
+    public var magneticScatterFraction: Double = 0.5
+
+    /// Time constant (s) of the earth-frame average of the rotation rate whose magnitude drives the
+    /// scale-factor part of the drift (back-and-forth rotation cancels out). Default 15 s.
+    public var netRateTimeConstant: Double = 15
 
     /// Multiplier from the 1σ model to the reported `accuracyDegrees` (about 90–95 % coverage).
     /// Default 2.
