@@ -226,14 +226,7 @@ public struct AttitudeFilter: Sendable {
 
         // Turn the averaged specific force to point straight up (0, 0, −1).
         guard let e = inclination.rotate(gravityAverage).normalized else { return }
-        let correction: Quaternion
-        let c = -e.z
-        if c > -0.999999 {
-            let half = ((1 + c) / 2).squareRoot()
-            correction = Quaternion(w: half, x: -e.y / (2 * half), y: e.x / (2 * half), z: 0)
-        } else {
-            correction = Quaternion(w: 0, x: 1, y: 0, z: 0)
-        }
+        let correction = Quaternion.levelling(up: e)
         inclination = (correction * inclination).normalized
         accuracy.tiltCorrected(gain: gain, residualDegrees: min(residual, 90),
                                averagingGain: lowPassGain(dt: dt, tau: settings.accelerationTimeConstant))
@@ -298,16 +291,8 @@ public struct AttitudeFilter: Sendable {
     private mutating func updateWithoutGyroscope(accelerometer: Vector3?, magnetometer: Vector3?, dt: Double) {
         rest.reset()
         accuracy.propagate(netRate: .zero, dt: dt, settings: settings)
-        if let accel = accelerometer, let down = (-accel).normalized {
-            // The rotation taking the body's measured "down" onto the NED down axis.
-            let c = down.z
-            let level: Quaternion
-            if c > -0.999999 {
-                let half = ((1 + c) / 2).squareRoot()
-                level = Quaternion(w: half, x: -down.y / (2 * half), y: down.x / (2 * half), z: 0)
-            } else {
-                level = Quaternion(w: 0, x: 1, y: 0, z: 0)
-            }
+        if let accel = accelerometer, let up = accel.normalized {
+            let level = Quaternion.levelling(up: up)
             strapdown = level
             inclination = .identity
             gravityAverage = strapdown.rotate(accel)

@@ -58,6 +58,17 @@ public struct Quaternion: Sendable, Hashable, CustomStringConvertible {
         self = qz * qy * qx
     }
 
+    /// The smallest rotation that turns the unit vector `up` onto NED "up" (0, 0, −1): the
+    /// levelling that makes a measured specific force point straight up. A vector pointing down
+    /// (upside down) is turned half a turn about north.
+    @inlinable public static func levelling(up e: Vector3) -> Quaternion {
+        // Axis e × (0, 0, −1) = (−e.y, e.x, 0); cos(angle) = −e.z.
+        let c = -e.z
+        guard c > -0.999999 else { return Quaternion(w: 0, x: 1, y: 0, z: 0) }
+        let half = ((1 + c) / 2).squareRoot()
+        return Quaternion(w: half, x: -e.y / (2 * half), y: e.x / (2 * half), z: 0)
+    }
+
     /// Hamilton product: `a * b` applies `b` first.
     @inlinable public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
         Quaternion(
@@ -103,8 +114,9 @@ public struct Quaternion: Sendable, Hashable, CustomStringConvertible {
 
     /// The angle in degrees of the rotation between two attitudes (0…180).
     public func angleDegrees(to other: Quaternion) -> Double {
-        let d = abs(w * other.w + x * other.x + y * other.y + z * other.z)
-        return degrees(2 * acos(min(1, d)))
+        let d = conjugate * other
+        let vector = (d.x * d.x + d.y * d.y + d.z * d.z).squareRoot()
+        return degrees(2 * atan2(vector, abs(d.w)))
     }
 
     public var description: String { "(w: \(w), x: \(x), y: \(y), z: \(z))" }
