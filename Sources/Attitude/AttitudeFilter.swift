@@ -48,6 +48,7 @@ public struct AttitudeFilter: Sendable {
     private var tiltInitialised = false
     private var headingInitialised = false
     private var rejectionDuration = 0.0
+    private var restCalibrated = false
     private var headingUncertaintyAtDisturbance = 0.0
     private var flags: AttitudeFlags = [.initialising]
     private var rate: Vector3?                          // °/s, bias removed, body
@@ -149,9 +150,11 @@ public struct AttitudeFilter: Sendable {
         if let accel {
             rest.update(gyro: gyro, accelerometer: accel, dt: dt, settings: settings)
             if rest.isAtRest(settings) {
-                let k = lowPassGain(dt: dt, tau: settings.restBiasTimeConstant)
+                // The first rest takes the averaged gyro as it is; later ones refine it slowly.
+                let k = restCalibrated ? lowPassGain(dt: dt, tau: settings.restBiasTimeConstant) : 1
                 bias += (rest.averageGyro - bias) * k
-                accuracy.restCalibrated(gain: k, settings: settings)
+                accuracy.restCalibrated(gain: restCalibrated ? k : 0.5, settings: settings)
+                restCalibrated = true
                 flags.insert(.atRest)
             }
         }

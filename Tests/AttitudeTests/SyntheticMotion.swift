@@ -5,8 +5,8 @@ import Linear
 /// Simulates an IMU on a moving body: true orientation integrated from a rate profile, and the
 /// gyro (°/s, with bias and noise), specific force (g) and field (µT) it would measure.
 struct SyntheticMotion {
-    /// Earth field in NED (µT): a mid-latitude field, H = 20 µT, dip about 63°.
-    var field = Vector3(20, 1, 40)
+    /// Earth field in NED (µT): a mid-latitude field in magnetic axes (north along H = 20 µT), dip about 63°.
+    var field = Vector3(20, 0, 40)
     var gyroBias = Vector3.zero
     var gyroNoise = 0.05           // °/s per sample
     var accelerationNoise = 0.003  // g
