@@ -65,12 +65,18 @@ private func benchSettings() -> AttitudeSettings {
         "magneticTimeConstant": \.magneticTimeConstant,
         "magneticNormTolerance": \.magneticNormTolerance,
         "magneticDipToleranceDegrees": \.magneticDipToleranceDegrees,
+        "magneticInnovationGateDegrees": \.magneticInnovationGateDegrees,
+        "magneticInnovationGateSigmas": \.magneticInnovationGateSigmas,
+        "magneticRejectionTimeout": \.magneticRejectionTimeout,
+        "magneticLagTimeConstant": \.magneticLagTimeConstant,
+        "magneticRejectionMaximumDriftDegrees": \.magneticRejectionMaximumDriftDegrees,
         "motionBiasTimeConstant": \.motionBiasTimeConstant,
         "motionBiasAccelerationLimit": \.motionBiasAccelerationLimit,
         "motionBiasRateLimit": \.motionBiasRateLimit,
         "accuracyCoverageFactor": \.accuracyCoverageFactor,
         "tiltNoiseDegrees": \.tiltNoiseDegrees,
         "gyroScaleUncertainty": \.gyroScaleUncertainty,
+        "gyroRotationUncertainty": \.gyroRotationUncertainty,
     ]
     for item in (Environment.value("LODESTONE_ATTITUDE_SETTINGS") ?? "").split(separator: ",") {
         let parts = item.split(separator: "=", maxSplits: 1)
@@ -95,7 +101,7 @@ private func score(_ trial: BroadTrial) -> HeadingScore {
                       accelerometer: Vector3(r[4], r[5], r[6]), magnetometer: Vector3(r[1], r[2], r[3]))
         if trace {
             let e = filter.estimate
-            StandardOutput().write("trace,\(trial.name),\(r[0]),\(e.headingDegrees ?? .nan),\(t[1]),\(t[3]),\(t[8]),\(e.accuracyDegrees),\(e.flags.rawValue),\(e.gyroBias.x),\(e.gyroBias.y),\(e.gyroBias.z),\(e.rollDegrees),\(e.pitchDegrees),\(t[2]),\(filter.accuracyModel.headingDrift),\(filter.accuracyModel.tiltDrift),\(filter.accuracyModel.innovationMeanSquare.squareRoot()),\(filter.accuracyModel.biasUncertainty)\n")
+            StandardOutput().write("trace,\(trial.name),\(r[0]),\(e.headingDegrees ?? .nan),\(t[1]),\(t[3]),\(t[8]),\(e.accuracyDegrees),\(e.flags.rawValue),\(e.gyroBias.x),\(e.gyroBias.y),\(e.gyroBias.z),\(e.rollDegrees),\(e.pitchDegrees),\(t[2]),\(filter.accuracyModel.headingDrift),\(filter.accuracyModel.tiltDrift),\(filter.accuracyModel.innovationMeanSquare.squareRoot()),\(filter.accuracyModel.biasUncertainty),\(filter.magneticInnovationDegrees ?? .nan),\(filter.magneticLagSeconds)\n")
         }
         guard t[8] == 1, abs(t[3]) <= 60, t[1].isFinite else { continue }
         let e = filter.estimate

@@ -51,11 +51,14 @@ public struct AccuracyModel: Sendable {
 
     /// Gyro-only growth over one step. `netRate` is the rotation rate averaged in the earth frame
     /// (°/s, NED): its down component turns the heading, its horizontal part the tilt.
-    public mutating func propagate(netRate: Vector3, dt: Double, settings: AttitudeSettings) {
+    /// `rate` is the current rotation rate (°/s): integration errors that grow with any rotation,
+    /// back and forth included (coning between samples, axis misalignment), add to the drift.
+    public mutating func propagate(netRate: Vector3, rate: Double, dt: Double, settings: AttitudeSettings) {
         biasUncertainty = min(settings.initialBiasUncertainty, biasUncertainty + settings.biasUncertaintyGrowth * dt)
         let horizontal = (netRate.x * netRate.x + netRate.y * netRate.y).squareRoot()
-        tiltDrift = min(90, tiltDrift + (biasUncertainty + settings.gyroScaleUncertainty * horizontal) * dt)
-        headingDrift = min(180, headingDrift + (biasUncertainty + settings.gyroScaleUncertainty * abs(netRate.z)) * dt)
+        let rotation = settings.gyroRotationUncertainty * rate
+        tiltDrift = min(90, tiltDrift + (biasUncertainty + settings.gyroScaleUncertainty * horizontal + rotation) * dt)
+        headingDrift = min(180, headingDrift + (biasUncertainty + settings.gyroScaleUncertainty * abs(netRate.z) + rotation) * dt)
     }
 
     /// The gyro is at rest and its bias is being learned with gain `gain`.

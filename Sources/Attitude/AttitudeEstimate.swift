@@ -24,7 +24,7 @@ public struct AttitudeEstimate: Sendable, Hashable {
     /// Rate of turn about the vertical, °/s, positive turning to starboard (clockwise seen from
     /// above); nil without a gyro.
     public var rateOfTurnDegreesPerSecond: Double?
-    /// Heading accuracy (degrees, about 90–95 % coverage).
+    /// Heading accuracy (degrees): the error stays within it about 90 % of the time.
     public var accuracyDegrees: Double
     /// Roll/pitch accuracy (degrees, same coverage).
     public var tiltAccuracyDegrees: Double

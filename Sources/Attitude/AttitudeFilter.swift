@@ -41,6 +41,11 @@ public struct AttitudeFilter: Sendable {
     private var reference = MagneticReference()
     private var expectedField: (norm: Double, dip: Double)?
     private var accuracy: AccuracyModel
+    /// The last disagreement (degrees) between the magnetometer's heading and the filter's, positive
+    /// when the field says the heading is further clockwise; nil before the heading is initialised.
+    public private(set) var magneticInnovationDegrees: Double?
+    /// The magnetometer's estimated delay behind the gyro (s), learned in fast turns.
+    public var magneticLagSeconds: Double { lag.seconds }
     /// The uncertainty bookkeeping behind `estimate.accuracyDegrees` (for diagnostics).
     public var accuracyModel: AccuracyModel { accuracy }
     private var lastTime: Double?
@@ -49,7 +54,9 @@ public struct AttitudeFilter: Sendable {
     private var headingInitialised = false
     private var rejectionDuration = 0.0
     private var restCalibrated = false
-    private var headingUncertaintyAtDisturbance = 0.0
+    private var driftAtDisturbance = 0.0
+    private var gate = InnovationGate()
+    private var lag = MagneticLag()
     private var flags: AttitudeFlags = [.initialising]
     private var rate: Vector3?                          // °/s, bias removed, body
     private var netRate = Vector3.zero                  // °/s, NED, averaged
@@ -165,14 +172,16 @@ public struct AttitudeFilter: Sendable {
         let omegaNorm = omega.norm
         strapdown = (strapdown * Quaternion(rotationVector: omega * (radians(1) * dt))).normalized
         netRate += ((inclination * strapdown).rotate(omega) - netRate) * lowPassGain(dt: dt, tau: settings.netRateTimeConstant)
-        accuracy.propagate(netRate: netRate, dt: dt, settings: settings)
+        accuracy.propagate(netRate: netRate, rate: omegaNorm, dt: dt, settings: settings)
 
         let calm = !flags.contains(.atRest) && elapsed > settings.initialisationDuration
             && omegaNorm < settings.motionBiasRateLimit
             && accel.map { abs($0.norm - 1) < settings.motionBiasAccelerationLimit } == true
 
         if let accel { correctTilt(accel, dt: dt, calm: calm) }
-        if let field, tiltInitialised { correctHeading(field, dt: dt, calm: calm) }
+        if let field, tiltInitialised {
+            correctHeading(field, dt: dt, calm: calm, verticalRate: (inclination * strapdown).rotate(omega).z)
+        }
         finishFlags(field: field)
     }
 
@@ -241,37 +250,44 @@ public struct AttitudeFilter: Sendable {
         }
     }
 
-    private mutating func correctHeading(_ field: Vector3, dt: Double, calm: Bool) {
+    private mutating func correctHeading(_ field: Vector3, dt: Double, calm: Bool, verticalRate: Double) {
         let tilted = inclination * strapdown
         let earth = tilted.rotate(field)
         let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
         let norm = earth.norm
         let dip = degrees(atan2(earth.z, horizontal))
         dipDegrees = dip
-        let holdExceeded = accuracy.headingDrift - headingUncertaintyAtDisturbance
-            > settings.magneticRejectionMaximumDriftDegrees
-        let judged = reference.update(norm: norm, dipDegrees: dip, dt: dt, gyroHoldExceeded: holdExceeded,
-                                      settings: settings)
-        if judged.replaced { flags.insert(.magneticReferenceChanged) }
-        let disturbed = judged.disturbed && elapsed > settings.initialisationDuration && headingInitialised
         guard horizontal > 1e-3 * norm else { return }
         let fieldHeading = atan2(earth.y, earth.x)
         if !headingInitialised {
             headingOffset = -fieldHeading
             headingInitialised = true
             accuracy.setHeadingDrift(5)
+            _ = reference.update(norm: norm, dipDegrees: dip, dt: dt, gyroHoldExceeded: false, settings: settings)
             return
         }
-        if disturbed {
-            if !flags.contains(.magneticDisturbance) && reference.disturbedDuration <= dt {
-                headingUncertaintyAtDisturbance = accuracy.headingDrift
-            }
+        var innovation = remainder(-fieldHeading - headingOffset, 2 * Double.pi)
+        if settings.magneticLagTimeConstant > 0 {
+            innovation += lag.update(innovation: innovation, verticalRate: radians(verticalRate), dt: dt, settings: settings)
+        }
+        magneticInnovationDegrees = degrees(innovation)
+        // How far the heading may have drifted on the gyro alone since the field was last trusted.
+        if reference.disturbedDuration == 0 && gate.rejectedDuration == 0 {
+            driftAtDisturbance = accuracy.headingDrift
+        }
+        let holdExceeded = accuracy.headingDrift - driftAtDisturbance > settings.magneticRejectionMaximumDriftDegrees
+        let judged = reference.update(norm: norm, dipDegrees: dip, dt: dt, gyroHoldExceeded: holdExceeded,
+                                      settings: settings)
+        if judged.replaced { flags.insert(.magneticReferenceChanged) }
+        let weight = gate.update(innovationDegrees: degrees(innovation), driftDegrees: accuracy.headingDrift, dt: dt,
+                                 holdExceeded: holdExceeded || judged.replaced, settings: settings)
+        let settled = elapsed > settings.initialisationDuration
+        if judged.disturbed && settled {
             flags.insert(.magneticDisturbance)
             return
         }
-        headingUncertaintyAtDisturbance = accuracy.headingDrift
-        let innovation = remainder(-fieldHeading - headingOffset, 2 * Double.pi)
-        let gain = lowPassGain(dt: dt, tau: ramped(settings.magneticTimeConstant))
+        if weight < 1 && settled { flags.insert(.magneticDisturbance) }
+        let gain = lowPassGain(dt: dt, tau: ramped(settings.magneticTimeConstant)) * (settled ? weight : 1)
         headingOffset = remainder(headingOffset + gain * innovation, 2 * Double.pi)
         accuracy.headingCorrected(gain: gain, innovationDegrees: degrees(innovation),
                                   averagingGain: lowPassGain(dt: dt, tau: settings.magneticTimeConstant))
@@ -293,7 +309,7 @@ public struct AttitudeFilter: Sendable {
     /// heading, kept in the same parts so the gyro can take over seamlessly.
     private mutating func updateWithoutGyroscope(accelerometer: Vector3?, magnetometer: Vector3?, dt: Double) {
         rest.reset()
-        accuracy.propagate(netRate: .zero, dt: dt, settings: settings)
+        accuracy.propagate(netRate: .zero, rate: 0, dt: dt, settings: settings)
         if let accel = accelerometer, let up = accel.normalized {
             let level = Quaternion.levelling(up: up)
             strapdown = level

@@ -56,6 +56,24 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// Default 10°.
     public var magneticDipToleranceDegrees: Double = 10
 
+    /// Smallest disagreement (degrees) between the magnetometer's heading and the gyro-carried
+    /// heading that rejects the field, whatever its magnitude and dip. Default 5°.
+    public var magneticInnovationGateDegrees: Double = 5
+
+    /// The disagreement limit also scales with how far the field usually scatters: this many times
+    /// the RMS of the accepted disagreements. Default 3.
+    public var magneticInnovationGateSigmas: Double = 3
+
+    /// Time constant (s) over which the magnetometer's lag behind the gyro is learned from fast
+    /// turns (see `MagneticLag`); 0 disables the lag correction. Default 30 s.
+    public var magneticLagTimeConstant: Double = 30
+
+    /// Slowest turn (°/s) from which the lag is learned. Default 60 °/s.
+    public var magneticLagMinimumRate: Double = 60
+
+    /// Largest lag (s) the correction may assume. Default 0.05 s.
+    public var magneticLagLimit: Double = 0.05
+
     /// Time constant (s) with which the learned field reference (|B|, dip) follows an undisturbed
     /// field. Default 20 s.
     public var magneticReferenceTimeConstant: Double = 20
@@ -118,6 +136,10 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// MEMS gyro. Default 0.005 (0.5 %).
     public var gyroScaleUncertainty: Double = 0.005
 
+    /// Integration error per degree of any rotation, back and forth included (coning between
+    /// samples, axis misalignment), as a fraction. Default 0.0005 (0.5° per 1000° turned).
+    public var gyroRotationUncertainty: Double = 0.0005
+
     /// Tilt uncertainty (degrees, 1σ) of the averaged gravity when the motion is calm. Default 0.5°.
     public var tiltNoiseDegrees: Double = 0.5
 
@@ -135,9 +157,9 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// scale-factor part of the drift (back-and-forth rotation cancels out). Default 15 s.
     public var netRateTimeConstant: Double = 15
 
-    /// Multiplier from the 1σ model to the reported `accuracyDegrees` (about 90–95 % coverage).
-    /// Default 2.
-    public var accuracyCoverageFactor: Double = 2
+    /// Multiplier from the 1σ model to the reported `accuracyDegrees`: 1.645 covers 90 % of a normal
+    /// error. Default 1.645.
+    public var accuracyCoverageFactor: Double = 1.645
 
     // MARK: Start-up, time and external acceleration
 
