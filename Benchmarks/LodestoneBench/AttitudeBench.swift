@@ -62,6 +62,8 @@ private func benchSettings() -> AttitudeSettings {
         "accelerationRejectionNorm": \.accelerationRejectionNorm,
         "accelerationRejectionWeight": \.accelerationRejectionWeight,
         "accelerationRejectionTimeout": \.accelerationRejectionTimeout,
+        "accelerationRejectionBudget": \.accelerationRejectionBudget,
+        "accelerationRejectionMaximumDriftDegrees": \.accelerationRejectionMaximumDriftDegrees,
         "magneticTimeConstant": \.magneticTimeConstant,
         "magneticNormTolerance": \.magneticNormTolerance,
         "magneticDipToleranceDegrees": \.magneticDipToleranceDegrees,

@@ -53,6 +53,8 @@ public struct AttitudeFilter: Sendable {
     private var tiltInitialised = false
     private var headingInitialised = false
     private var rejectionDuration = 0.0
+    private var recoveringTilt = false
+    private var tiltHoldExhausted = false
     private var restCalibrated = false
     private var driftAtDisturbance = 0.0
     private var gate = InnovationGate()
@@ -222,17 +224,31 @@ public struct AttitudeFilter: Sendable {
         let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
         let residual = degrees(atan2(horizontal, -earth.z))
         var gain = lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant))
-        let rejected = elapsed > settings.initialisationDuration
+        // Gravity is only rejected while the gyro can hold the tilt on its own; once it cannot,
+        // not again until the drift is back under half the limit (so the samples let in are not
+        // just those at the end of each rejected stretch).
+        let limit = settings.accelerationRejectionMaximumDriftDegrees
+        if accuracy.tiltDrift >= limit { tiltHoldExhausted = true }
+        if accuracy.tiltDrift < limit / 2 { tiltHoldExhausted = false }
+        let rejected = elapsed > settings.initialisationDuration && !tiltHoldExhausted
             && (residual > settings.accelerationRejectionDegrees
                 || abs(norm - 1) > settings.accelerationRejectionNorm)
-        if rejected {
+        // Rejection budget: rejected time adds, accepted time drains at `accelerationRejectionBudget`
+        // per second; once the balance reaches the timeout, gravity is trusted in full until it has
+        // drained — rejection can never lock in, however wrong the estimate it compares against.
+        if recoveringTilt {
+            rejectionDuration = max(0, rejectionDuration - dt)
+            if rejectionDuration == 0 { recoveringTilt = false }
+        } else if rejected {
             rejectionDuration += dt
-            if rejectionDuration < settings.accelerationRejectionTimeout {
+            if rejectionDuration >= settings.accelerationRejectionTimeout {
+                recoveringTilt = true
+            } else {
                 gain *= settings.accelerationRejectionWeight
                 flags.insert(.accelerationRejected)
             }
         } else {
-            rejectionDuration = 0
+            rejectionDuration = max(0, rejectionDuration - dt * settings.accelerationRejectionBudget)
         }
         gravityAverage += (inStrapdown - gravityAverage) * gain
 

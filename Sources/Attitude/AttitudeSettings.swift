@@ -24,7 +24,7 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// Time constant (s) of the short average of the specific force (in the gyro-stabilised frame)
     /// that rejection looks at: vibration and shaking average out within it, a sustained vehicle
     /// acceleration does not. Default 2 s.
-    public var accelerationRejectionTimeConstant: Double = 2
+    public var accelerationRejectionTimeConstant: Double = 0.2
 
     /// Angle (degrees) between the short-averaged specific force and the estimated vertical beyond
     /// which samples are treated as vehicle acceleration and weighted by `accelerationRejectionWeight`.
@@ -39,9 +39,20 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// Weight (0…1) of a rejected accelerometer sample in the gravity average. Default 0.1.
     public var accelerationRejectionWeight: Double = 0.1
 
-    /// Longest continuous rejection (s) before gravity is trusted again at full weight, so a long
-    /// acceleration or a wrong estimate never freezes the tilt. Default 10 s.
+    /// Gravity is rejected only while the tilt the gyro carries on its own is believed within this
+    /// (degrees, 1σ drift of the accuracy model): a gyro that drifts in vigorous motion gets
+    /// gravity back before its error exceeds what the acceleration would cause. Default 2°.
+    public var accelerationRejectionMaximumDriftDegrees: Double = 2
+
+    /// Rejection balance (s) at which gravity is trusted again at full weight: rejected time adds to
+    /// the balance, accepted time drains it (see `accelerationRejectionBudget`); once it reaches
+    /// this, every sample counts until the balance is drained. So a long acceleration or a wrong
+    /// estimate never freezes the tilt. Default 10 s.
     public var accelerationRejectionTimeout: Double = 10
+
+    /// How fast accepted time drains the rejection balance, relative to rejected time filling it
+    /// (per second). With 0.5, rejecting more than a third of the time ends in recovery. Default 0.5.
+    public var accelerationRejectionBudget: Double = 0.5
 
     // MARK: Heading (magnetometer)
 
