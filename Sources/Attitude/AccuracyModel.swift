@@ -79,6 +79,9 @@ public struct AccuracyModel: Sendable {
         headingDrift -= gain * headingDrift
     }
 
+    /// Sets the bias uncertainty directly (kept across a restart).
+    public mutating func setBiasUncertainty(_ degreesPerSecond: Double) { biasUncertainty = degreesPerSecond }
+
     /// Sets the heading drift directly (at initialisation from one field measurement).
     public mutating func setHeadingDrift(_ degrees: Double) { headingDrift = degrees }
 

@@ -104,6 +104,18 @@ public struct AttitudeFilter: Sendable {
         }
     }
 
+    /// Starts the orientation again but keeps what belongs to the sensor: the gyro bias and the
+    /// magnetometer's lag.
+    private mutating func restart() {
+        let keptBias = bias, keptRestCalibrated = restCalibrated, keptLag = lag
+        let keptBiasUncertainty = accuracy.biasUncertainty
+        reset()
+        bias = keptBias
+        restCalibrated = keptRestCalibrated
+        lag = keptLag
+        accuracy.setBiasUncertainty(keptBiasUncertainty)
+    }
+
     /// The orientation as of the last update.
     public var estimate: AttitudeEstimate {
         let q = quaternion
@@ -126,13 +138,15 @@ public struct AttitudeFilter: Sendable {
 
     /// Feeds one sample. `time` is monotonic seconds; gyroscope °/s, accelerometer g (specific force),
     /// magnetometer µT, all in body axes. A missing or non-finite vector is skipped (the others are
-    /// still used); a non-increasing time integrates nothing; a gap over `maximumSampleGap` restarts.
+    /// still used); a non-increasing time integrates nothing; a gap over `maximumSampleGap`, forwards
+    /// or backwards, restarts.
     public mutating func update(time: Double, gyroscope: Vector3?, accelerometer: Vector3?, magnetometer: Vector3?) {
         var dt = settings.nominalSamplePeriod
         if let last = lastTime, time.isFinite {
             let step = time - last
-            if step > settings.maximumSampleGap {
-                reset()
+            if abs(step) > settings.maximumSampleGap {
+                // A long gap, or a clock that jumped back: start again from this sample.
+                restart()
             } else {
                 dt = max(0, step)
             }
@@ -214,6 +228,8 @@ public struct AttitudeFilter: Sendable {
             gravityAverage = inStrapdown
             shortAverage = inStrapdown
             tiltInitialised = true
+            // One sample levels the filter to within what a moving body's acceleration can tilt it.
+            accuracy.setTiltDrift(min(accuracy.tiltDrift, 5))
         }
         // Rejection: the specific force averaged over a short time against the current vertical.
         // Shaking averages out there (and in the long average alike); a sustained acceleration
@@ -303,7 +319,9 @@ public struct AttitudeFilter: Sendable {
             return
         }
         if weight < 1 && settled { flags.insert(.magneticDisturbance) }
-        let gain = lowPassGain(dt: dt, tau: ramped(settings.magneticTimeConstant)) * (settled ? weight : 1)
+        let tau = gate.recovering ? min(settings.magneticRecoveryTimeConstant, settings.magneticTimeConstant)
+                                  : settings.magneticTimeConstant
+        let gain = lowPassGain(dt: dt, tau: ramped(tau)) * (settled ? weight : 1)
         headingOffset = remainder(headingOffset + gain * innovation, 2 * Double.pi)
         accuracy.headingCorrected(gain: gain, innovationDegrees: degrees(innovation),
                                   averagingGain: lowPassGain(dt: dt, tau: settings.magneticTimeConstant))

@@ -97,6 +97,10 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// again (degrees, 1σ). Default 10°.
     public var magneticRejectionMaximumDriftDegrees: Double = 10
 
+    /// Time constant (s) of the heading correction after a rejection outlasted the gyro (the field is
+    /// then right and the gyro-held heading is not): converge quickly. Default 2 s.
+    public var magneticRecoveryTimeConstant: Double = 2
+
     /// Time constant (s) of the candidate reference tracked during a disturbance. Default 3 s.
     public var magneticCandidateTimeConstant: Double = 3
 
