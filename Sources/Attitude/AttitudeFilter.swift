@@ -12,13 +12,18 @@ import Linear
 /// - *strapdown*: the gyro, bias removed, integrated from the start (a frame that drifts slowly);
 /// - *inclination*: the smallest rotation that makes the specific force, averaged in the strapdown
 ///   frame over `accelerationTimeConstant`, point straight up — averaging there, not in the body,
-///   cancels back-and-forth accelerations without lag when the body turns;
+///   cancels back-and-forth accelerations without lag when the body turns. Samples whose short
+///   average leans away from the vertical (a launch, a turn) count less while the gyro can hold the
+///   tilt; a GNSS vehicle acceleration is subtracted first when given;
 /// - *heading*: a rotation about the vertical that turns the horizontal field towards north, moved
-///   towards the magnetometer over `magneticTimeConstant`, and held while the field is disturbed.
+///   towards the magnetometer over `magneticTimeConstant`. A field whose |B| or dip departs from
+///   the reference is ignored; one whose heading disagrees with the gyro more than it usually does
+///   is down-weighted (`InnovationGate`); both end when the gyro can no longer hold the heading.
+///   The magnetometer's lag behind the gyro is learned in fast turns and compensated.
 ///
 /// The gyro bias is learned at rest, and in calm motion from the corrections the two references
 /// keep making. Without a gyro sample the orientation comes from that sample's accelerometer and
-/// magnetometer alone (the unfiltered tilt-compensated heading).
+/// magnetometer alone (the unfiltered tilt-compensated heading). No allocation per sample.
 ///
 /// ```swift
 /// var filter = AttitudeFilter()
@@ -40,18 +45,19 @@ public struct AttitudeFilter: Sendable {
     private var rest = RestDetector()
     private var reference = MagneticReference()
     private var expectedField: (norm: Double, dip: Double)?
-    private var accuracy: AccuracyModel
+    private var accuracy: AttitudeAccuracyModel
     /// The last disagreement (degrees) between the magnetometer's heading and the filter's, positive
     /// when the field says the heading is further clockwise; nil before the heading is initialised.
     public private(set) var magneticInnovationDegrees: Double?
     /// The magnetometer's estimated delay behind the gyro (s), learned in fast turns.
     public var magneticLagSeconds: Double { lag.seconds }
     /// The uncertainty bookkeeping behind `estimate.accuracyDegrees` (for diagnostics).
-    public var accuracyModel: AccuracyModel { accuracy }
+    public var accuracyModel: AttitudeAccuracyModel { accuracy }
     private var lastTime: Double?
     private var elapsed = 0.0
     private var tiltInitialised = false
     private var headingInitialised = false
+    private let rejectionTangent: Double
     private var rejectionDuration = 0.0
     private var recoveringTilt = false
     private var tiltHoldExhausted = false
@@ -62,13 +68,14 @@ public struct AttitudeFilter: Sendable {
     private var flags: AttitudeFlags = [.initialising]
     private var rate: Vector3?                          // °/s, bias removed, body
     private var netRate = Vector3.zero                  // °/s, NED, averaged
-    private var dipDegrees = 60.0
+    private var dipTangent = 2.0                        // tan(dip) of the last field
     private var vehicleAcceleration: VehicleAcceleration?
     private var vehicleAccelerationTime = -Double.infinity
 
     public init(settings: AttitudeSettings = AttitudeSettings()) {
         self.settings = settings
-        accuracy = AccuracyModel(settings: settings)
+        accuracy = AttitudeAccuracyModel(settings: settings)
+        rejectionTangent = tan(radians(min(89.9, max(0, settings.accelerationRejectionDegrees))))
     }
 
     /// The expected earth field in NED (µT), e.g. the WMM at the receiver's position: the magnetic
@@ -126,7 +133,7 @@ public struct AttitudeFilter: Sendable {
             headingDegrees: headingInitialised ? angles.heading : nil,
             rollDegrees: angles.roll, pitchDegrees: angles.pitch,
             rateOfTurnDegreesPerSecond: rateOfTurn,
-            accuracyDegrees: headingInitialised ? accuracy.headingAccuracyDegrees(dipDegrees: dipDegrees, settings: settings) : 180,
+            accuracyDegrees: headingInitialised ? accuracy.headingAccuracyDegrees(dipTangent: dipTangent, settings: settings) : 180,
             tiltAccuracyDegrees: accuracy.tiltAccuracyDegrees(settings: settings),
             gyroBias: bias, flags: flags)
     }
@@ -238,7 +245,9 @@ public struct AttitudeFilter: Sendable {
         let earth = inclination.rotate(shortAverage)
         let norm = earth.norm
         let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
-        let residual = degrees(atan2(horizontal, -earth.z))
+        let leans = horizontal > rejectionTangent * -earth.z    // beyond the rejection angle, or upside down
+        // The angle from the vertical, as its sine (enough for the accuracy model's scatter).
+        let residual = earth.z < 0 && norm > 0 ? degrees(horizontal / norm) : 90
         var gain = lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant))
         // Gravity is only rejected while the gyro can hold the tilt on its own; once it cannot,
         // not again until the drift is back under half the limit (so the samples let in are not
@@ -247,8 +256,7 @@ public struct AttitudeFilter: Sendable {
         if accuracy.tiltDrift >= limit { tiltHoldExhausted = true }
         if accuracy.tiltDrift < limit / 2 { tiltHoldExhausted = false }
         let rejected = elapsed > settings.initialisationDuration && !tiltHoldExhausted
-            && (residual > settings.accelerationRejectionDegrees
-                || abs(norm - 1) > settings.accelerationRejectionNorm)
+            && (leans || abs(norm - 1) > settings.accelerationRejectionNorm)
         // Rejection budget: rejected time adds, accepted time drains at `accelerationRejectionBudget`
         // per second; once the balance reaches the timeout, gravity is trusted in full until it has
         // drained — rejection can never lock in, however wrong the estimate it compares against.
@@ -288,7 +296,7 @@ public struct AttitudeFilter: Sendable {
         let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
         let norm = earth.norm
         let dip = degrees(atan2(earth.z, horizontal))
-        dipDegrees = dip
+        dipTangent = earth.z / max(horizontal, 1e-9 * norm)
         guard horizontal > 1e-3 * norm else { return }
         let fieldHeading = atan2(earth.y, earth.x)
         if !headingInitialised {
@@ -358,7 +366,7 @@ public struct AttitudeFilter: Sendable {
         let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
         let norm = earth.norm
         let dip = degrees(atan2(earth.z, horizontal))
-        dipDegrees = dip
+        dipTangent = earth.z / max(horizontal, 1e-9 * norm)
         let judged = reference.update(norm: norm, dipDegrees: dip, dt: dt, gyroHoldExceeded: true, settings: settings)
         if judged.disturbed { flags.insert(.magneticDisturbance) }
         guard horizontal > 1e-3 * norm else { return }

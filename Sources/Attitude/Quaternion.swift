@@ -36,10 +36,16 @@ public struct Quaternion: Sendable, Hashable, CustomStringConvertible {
 
     /// The rotation by the rotation vector `r` (axis × angle, radians), exact for any angle.
     @inlinable public init(rotationVector r: Vector3) {
-        let angle = r.norm
-        if angle < 1e-9 {
-            self.init(w: 1, x: r.x / 2, y: r.y / 2, z: r.z / 2)
+        let square = r.squaredNorm
+        if square < 0.04 {
+            // Angles below 0.2 rad (every gyro step): Taylor series of cos(θ/2) and sin(θ/2)/θ,
+            // exact to rounding (next terms below 1e-16), without sin, cos or a square root.
+            let h = square / 4
+            let c = 1 - h / 2 * (1 - h / 12 * (1 - h / 30 * (1 - h / 56)))
+            let s = 0.5 * (1 - h / 6 * (1 - h / 20 * (1 - h / 42 * (1 - h / 72))))
+            self.init(w: c, x: r.x * s, y: r.y * s, z: r.z * s)
         } else {
+            let angle = square.squareRoot()
             let s = sin(angle / 2) / angle
             self.init(w: cos(angle / 2), x: r.x * s, y: r.y * s, z: r.z * s)
         }

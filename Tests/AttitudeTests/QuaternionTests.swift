@@ -20,6 +20,15 @@ import Testing
         }
     }
 
+    @Test(arguments: [1e-12, 1e-4, 0.05, 0.15, 0.199, 0.2, 0.21, 3.0])
+    func rotationVectorIsExactAtAnyAngle(angle: Double) {
+        let axis = Vector3(0.3, -0.5, 0.8).normalized!
+        let q = Quaternion(rotationVector: axis * angle)
+        #expect(abs(q.w - cos(angle / 2)) < 1e-15)
+        #expect(abs(q.y - axis.y * sin(angle / 2)) < 1e-15)
+        #expect(abs((q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z) - 1) < 1e-15)
+    }
+
     @Test func rotationVectorMatchesAxisAngle() {
         let a = Quaternion(rotationVector: Vector3(0, 0.3, 0))
         let b = Quaternion(axis: Vector3(0, 1, 0), angle: 0.3)

@@ -16,11 +16,11 @@ import Linear
 /// - *leverage*: a tilt error moves the magnetic heading by about tan(dip) times itself.
 ///
 /// ```swift
-/// var model = AccuracyModel(settings: settings)
+/// var model = AttitudeAccuracyModel(settings: settings)
 /// model.propagate(netRate: Vector3(0, 0, 3), dt: 0.01, settings: settings)
-/// let accuracy = model.headingAccuracyDegrees(dipDegrees: 60, settings: settings)
+/// let accuracy = model.headingAccuracyDegrees(dipTangent: 1.7, settings: settings)
 /// ```
-public struct AccuracyModel: Sendable {
+public struct AttitudeAccuracyModel: Sendable {
     /// Gyro bias uncertainty (°/s, 1σ).
     public private(set) var biasUncertainty: Double
     /// Tilt drift since gravity last corrected it (degrees, 1σ).
@@ -89,11 +89,12 @@ public struct AccuracyModel: Sendable {
     public mutating func setTiltDrift(_ degrees: Double) { tiltDrift = degrees }
 
     /// Reported heading accuracy (degrees): heading and tilt uncertainty combined, times the coverage
-    /// factor, capped at 180°.
-    public func headingAccuracyDegrees(dipDegrees: Double, settings: AttitudeSettings) -> Double {
+    /// factor, capped at 180°. `dipTangent` is tan(dip) of the measured field (vertical over
+    /// horizontal component).
+    public func headingAccuracyDegrees(dipTangent: Double, settings: AttitudeSettings) -> Double {
         // A tilt error about the axis across the field turns the horizontal field by about
         // tan(dip) times itself; across all directions, about half of that on average (≥ 1).
-        let leverage = max(1, 0.5 * min(8, abs(tan(radians(min(83, abs(dipDegrees)))))))
+        let leverage = max(1, 0.5 * min(8, abs(dipTangent.isFinite ? dipTangent : 8)))
         let tilt = tiltUncertainty(settings: settings) * leverage
         let heading = headingUncertainty(settings: settings)
         return min(180, settings.accuracyCoverageFactor * (heading * heading + tilt * tilt).squareRoot())
