@@ -194,7 +194,8 @@ public struct AttitudeFilter: Sendable {
         rate = omega
         let omegaNorm = omega.norm
         strapdown = (strapdown * Quaternion(rotationVector: omega * (radians(1) * dt))).normalized
-        netRate += ((inclination * strapdown).rotate(omega) - netRate) * lowPassGain(dt: dt, tau: settings.netRateTimeConstant)
+        let earthRate = (inclination * strapdown).rotate(omega)    // °/s, NED before the heading turn
+        netRate += (earthRate - netRate) * lowPassGain(dt: dt, tau: settings.netRateTimeConstant)
         accuracy.propagate(netRate: netRate, rate: omegaNorm, dt: dt, settings: settings)
 
         let calm = !flags.contains(.atRest) && elapsed > settings.initialisationDuration
@@ -203,7 +204,7 @@ public struct AttitudeFilter: Sendable {
 
         if let accel { correctTilt(accel, dt: dt, calm: calm) }
         if let field, tiltInitialised {
-            correctHeading(field, dt: dt, calm: calm, verticalRate: (inclination * strapdown).rotate(omega).z)
+            correctHeading(field, dt: dt, calm: calm, verticalRate: earthRate.z)
         }
         finishFlags(field: field)
     }
@@ -238,9 +239,8 @@ public struct AttitudeFilter: Sendable {
             // One sample levels the filter to within what a moving body's acceleration can tilt it.
             accuracy.setTiltDrift(min(accuracy.tiltDrift, 5))
         }
-        // Rejection: the specific force averaged over a short time against the current vertical.
-        // Shaking averages out there (and in the long average alike); a sustained acceleration
-        // (a launch, a turn) does not, and would tilt the estimate.
+        // Rejection: the specific force, smoothed against vibration, against the current vertical.
+        // A launch or a turn leans it away and would tilt the estimate; such samples count less.
         shortAverage += (inStrapdown - shortAverage) * lowPassGain(dt: dt, tau: settings.accelerationRejectionTimeConstant)
         let earth = inclination.rotate(shortAverage)
         let norm = earth.norm

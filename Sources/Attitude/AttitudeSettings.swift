@@ -8,6 +8,11 @@
 ///   distorted field gives heading errors of several degrees from sample to sample, which a gyro
 ///   bias of 0.05 °/s would take 60 s to match.
 ///
+/// A few settings strike a balance between trusting the gyro and trusting the references (the
+/// innovation gate's width, the drift allowed while gravity is rejected, `gyroRotationUncertainty`);
+/// their defaults were picked where all four BROAD development trials (01, 07, 15, 30) improved
+/// together, not for one of them.
+///
 /// ```swift
 /// var settings = AttitudeSettings()
 /// settings.magneticTimeConstant = 20      // s: trust the gyro longer in a noisy magnetic field
@@ -22,8 +27,8 @@ public struct AttitudeSettings: Sendable, Hashable {
     public var accelerationTimeConstant: Double = 5
 
     /// Time constant (s) of the short average of the specific force (in the gyro-stabilised frame)
-    /// that rejection looks at: vibration and shaking average out within it, a sustained vehicle
-    /// acceleration does not. Default 2 s.
+    /// that rejection looks at: it smooths vibration and sensor noise, not the vehicle's motion.
+    /// Default 0.2 s.
     public var accelerationRejectionTimeConstant: Double = 0.2
 
     /// Angle (degrees) between the short-averaged specific force and the estimated vertical beyond
