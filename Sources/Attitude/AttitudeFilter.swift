@@ -17,8 +17,9 @@ import Linear
 ///   tilt; a GNSS vehicle acceleration is subtracted first when given;
 /// - *heading*: a rotation about the vertical that turns the horizontal field towards north, moved
 ///   towards the magnetometer over `magneticTimeConstant`. A field whose |B| or dip departs from
-///   the reference is ignored; one whose heading disagrees with the gyro more than it usually does
-///   is down-weighted (`InnovationGate`); both end when the gyro can no longer hold the heading.
+///   the reference, or whose heading disagrees with the gyro more than it usually does
+///   (`InnovationGate`), is down-weighted by the square of how far beyond its tolerance it is; both
+///   end when the gyro can no longer hold the heading.
 ///   The magnetometer's lag behind the gyro is learned in fast turns and compensated.
 ///
 /// The gyro bias is learned at rest, and in calm motion from the corrections the two references
@@ -322,14 +323,17 @@ public struct AttitudeFilter: Sendable {
         let weight = gate.update(innovationDegrees: degrees(innovation), driftDegrees: accuracy.headingDrift, dt: dt,
                                  holdExceeded: holdExceeded || judged.replaced, settings: settings)
         let settled = elapsed > settings.initialisationDuration
+        // A field off the reference in |B| or dip is down-weighted like a disagreeing heading: by
+        // (tolerance / deviation)², so a far-off field barely counts but none is locked out.
+        var fieldWeight = 1.0
         if judged.disturbed && settled {
             flags.insert(.magneticDisturbance)
-            return
+            fieldWeight = reference.weight(norm: norm, dipDegrees: dip, settings: settings)
         }
         if weight < 1 && settled { flags.insert(.magneticDisturbance) }
         let tau = gate.recovering ? min(settings.magneticRecoveryTimeConstant, settings.magneticTimeConstant)
                                   : settings.magneticTimeConstant
-        let gain = lowPassGain(dt: dt, tau: ramped(tau)) * (settled ? weight : 1)
+        let gain = lowPassGain(dt: dt, tau: ramped(tau)) * (settled ? weight : 1) * fieldWeight
         headingOffset = remainder(headingOffset + gain * innovation, 2 * Double.pi)
         accuracy.headingCorrected(gain: gain, innovationDegrees: degrees(innovation),
                                   averagingGain: lowPassGain(dt: dt, tau: settings.magneticTimeConstant))

@@ -64,8 +64,8 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// Time constant (s) of the heading correction from the magnetometer. Default 15 s.
     public var magneticTimeConstant: Double = 15
 
-    /// Relative deviation of |B| from the reference beyond which the field is disturbed (fraction).
-    /// Default 0.1 (10 %).
+    /// Relative deviation of |B| from the reference beyond which the field is disturbed (fraction);
+    /// beyond it the heading correction is weighted by (tolerance / deviation)². Default 0.1 (10 %).
     public var magneticNormTolerance: Double = 0.1
 
     /// Deviation of the dip angle from the reference beyond which the field is disturbed (degrees).

@@ -36,6 +36,16 @@ public struct MagneticReference: Sendable {
         disturbedDuration = 0
     }
 
+    /// The weight (0…1] a field of this magnitude and dip deserves: 1 within the tolerances, then
+    /// (tolerance / deviation)² for the worse of the two.
+    public func weight(norm measured: Double, dipDegrees dip: Double, settings: AttitudeSettings) -> Double {
+        guard let norm else { return 1 }
+        let normRatio = abs(measured - norm) / max(1e-9, settings.magneticNormTolerance * norm)
+        let dipRatio = abs(dip - dipDegrees) / max(1e-9, settings.magneticDipToleranceDegrees)
+        let worst = max(normRatio, dipRatio)
+        return worst <= 1 ? 1 : 1 / (worst * worst)
+    }
+
     /// True when a field of this magnitude and dip deviates from the reference.
     public func isDisturbed(norm measured: Double, dipDegrees dip: Double, settings: AttitudeSettings) -> Bool {
         guard let norm else { return false }
