@@ -10,6 +10,8 @@ import Linear
 ///   uncertainty × time, plus scale-factor uncertainty × the *net* rotation (rotating back and
 ///   forth cancels scale errors, turning circles does not); it grows during rejection and
 ///   disturbance and shrinks as the references correct it;
+/// - *lean*: the tilt error let in with gravity — how far the specific force the average followed
+///   leant from the vertical over the last seconds (a launch that outlasted rejection);
 /// - *floor*: the error the references themselves leave — the magnetometer's scatter about the
 ///   filtered heading (part of it survives the averaging because it is correlated with orientation),
 ///   and the averaged gravity's tilt noise;
@@ -25,6 +27,9 @@ public struct AttitudeAccuracyModel: Sendable {
     public private(set) var biasUncertainty: Double
     /// Tilt drift since gravity last corrected it (degrees, 1σ).
     public private(set) var tiltDrift: Double = 30
+    /// Tilt error let in with the gravity average: how far the specific force it followed leant from
+    /// the vertical over the last seconds (degrees).
+    public private(set) var tiltLean: Double = 0
     /// Heading drift since the magnetometer last corrected it (degrees, 1σ).
     public private(set) var headingDrift: Double = 180
     /// Mean square of the heading innovations (degrees²): how far the magnetometer scatters.
@@ -36,11 +41,11 @@ public struct AttitudeAccuracyModel: Sendable {
         biasUncertainty = settings.initialBiasUncertainty
     }
 
-    /// Tilt uncertainty (degrees, 1σ): drift and the averaged gravity's own noise.
+    /// Tilt uncertainty (degrees, 1σ): gyro drift, the lean let in, and the averaged gravity's own noise.
     public func tiltUncertainty(settings: AttitudeSettings) -> Double {
         let floor = settings.tiltNoiseDegrees * settings.tiltNoiseDegrees
             + tiltResidualMeanSquare * settings.tiltResidualFraction * settings.tiltResidualFraction
-        return (tiltDrift * tiltDrift + floor).squareRoot()
+        return (tiltDrift * tiltDrift + tiltLean * tiltLean + floor).squareRoot()
     }
 
     /// Heading uncertainty (degrees, 1σ) before the tilt's leverage: drift and magnetometer scatter.
@@ -67,10 +72,13 @@ public struct AttitudeAccuracyModel: Sendable {
     }
 
     /// Gravity corrected the tilt with gain `gain`; `residualDegrees` is the angle between the
-    /// specific force and the vertical, averaged into its mean square with `averagingGain`.
-    public mutating func tiltCorrected(gain: Double, residualDegrees: Double, averagingGain: Double) {
+    /// specific force and the vertical, averaged into its mean square with `averagingGain`;
+    /// `leanDegrees` is how far the specific force has leant from the vertical over the last
+    /// seconds — the tilt error the correction moves towards when that lean is an acceleration.
+    public mutating func tiltCorrected(gain: Double, residualDegrees: Double, leanDegrees: Double, averagingGain: Double) {
         tiltResidualMeanSquare += averagingGain * (residualDegrees * residualDegrees - tiltResidualMeanSquare)
         tiltDrift -= gain * tiltDrift
+        tiltLean += gain * (min(90, leanDegrees) - tiltLean)
     }
 
     /// The magnetometer corrected the heading with gain `gain`; `innovationDegrees` is its disagreement.

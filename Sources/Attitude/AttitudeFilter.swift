@@ -42,6 +42,7 @@ public struct AttitudeFilter: Sendable {
     private var headingOffset = 0.0                     // radians, about the down axis
     private var gravityAverage = Vector3(0, 0, -1)      // g, strapdown frame
     private var shortAverage = Vector3(0, 0, -1)        // g, strapdown frame, for rejection
+    private var leanAverage = Vector3(0, 0, -1)         // g, strapdown frame, for the accuracy model
     private var bias = Vector3.zero                     // °/s
     private var rest = RestDetector()
     private var reference = MagneticReference()
@@ -236,6 +237,7 @@ public struct AttitudeFilter: Sendable {
         if !tiltInitialised {
             gravityAverage = inStrapdown
             shortAverage = inStrapdown
+            leanAverage = inStrapdown
             tiltInitialised = true
             // One sample levels the filter to within what a moving body's acceleration can tilt it.
             accuracy.setTiltDrift(min(accuracy.tiltDrift, 5))
@@ -281,7 +283,13 @@ public struct AttitudeFilter: Sendable {
         guard let e = inclination.rotate(gravityAverage).normalized else { return }
         let correction = Quaternion.levelling(up: e)
         inclination = (correction * inclination).normalized
-        accuracy.tiltCorrected(gain: gain, residualDegrees: min(residual, 90),
+        // What the average is being pulled towards, seen over a couple of seconds: shaking cancels
+        // there, a sustained acceleration (a launch let in after rejection ran out) does not.
+        leanAverage += (inStrapdown - leanAverage) * lowPassGain(dt: dt, tau: settings.accelerationLeanTimeConstant)
+        let lean = inclination.rotate(leanAverage)
+        let leanHorizontal = (lean.x * lean.x + lean.y * lean.y).squareRoot()
+        let leanDegrees = lean.z < 0 && lean.norm > 0 ? degrees(leanHorizontal / lean.norm) : 90
+        accuracy.tiltCorrected(gain: gain, residualDegrees: min(residual, 90), leanDegrees: leanDegrees,
                                averagingGain: lowPassGain(dt: dt, tau: settings.accelerationTimeConstant))
         if calm {
             // The correction undoes what the bias error integrated: feed it back (Mahony-style).

@@ -163,6 +163,11 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// Tilt uncertainty (degrees, 1σ) of the averaged gravity when the motion is calm. Default 0.5°.
     public var tiltNoiseDegrees: Double = 0.5
 
+    /// Time constant (s) of the average of the specific force whose lean from the vertical the
+    /// accuracy model takes as the tilt error being let in: shaking cancels within it, a sustained
+    /// acceleration does not. Default 2 s.
+    public var accelerationLeanTimeConstant: Double = 2
+
     /// Fraction of the specific force's scatter about the vertical (RMS, degrees) that survives the
     /// gravity average: about √(correlation time / (2 × accelerationTimeConstant)) with motions
     /// correlated over 0.1 s. Default 0.1.

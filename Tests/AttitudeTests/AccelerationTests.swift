@@ -7,11 +7,11 @@ import Testing
 /// and a rolling, heaving boat.
 @Suite struct AccelerationTests {
     /// A level car facing east: still for 20 s, then `launches` of 0.3 g forward for 6 s, 10 s apart.
-    private func car(gnss: Bool) -> (headingP95: Double, tiltWorst: Double, rejected: Int) {
+    private func car(gnss: Bool) -> (headingP95: Double, tiltWorst: Double, rejected: Int, coverage: Double) {
         var motion = SyntheticMotion(orientation: Quaternion(rollDegrees: 0, pitchDegrees: 0, headingDegrees: 90), seed: 51)
         motion.gyroBias = Vector3(0.2, -0.3, 0.4)
         var filter = AttitudeFilter()
-        var errors: [Double] = [], tiltWorst = 0.0, rejected = 0
+        var errors: [Double] = [], tiltWorst = 0.0, rejected = 0, covered = 0
         for i in 0..<9000 {
             let t = Double(i) / 100
             let launching = t > 20 && (t - 20).truncatingRemainder(dividingBy: 16) < 6
@@ -26,10 +26,12 @@ import Testing
             if e.flags.contains(.accelerationRejected) { rejected += 1 }
             guard t > 20 else { continue }
             errors.append(angleError(e.headingDegrees ?? .nan, 90))
+            if errors.last! <= e.accuracyDegrees { covered += 1 }
             tiltWorst = max(tiltWorst, max(abs(e.rollDegrees), abs(e.pitchDegrees)))
         }
+        let coverage = Double(covered) / Double(errors.count)
         errors.sort()
-        return (errors[errors.count * 95 / 100], tiltWorst, rejected)
+        return (errors[errors.count * 95 / 100], tiltWorst, rejected, coverage)
     }
 
     @Test func gnssAccelerationIsRemovedFromGravity() {
@@ -37,6 +39,7 @@ import Testing
         #expect(r.tiltWorst < 0.5, "tilt error \(r.tiltWorst)°")
         #expect(r.headingP95 < 1, "heading p95 \(r.headingP95)°")
         #expect(r.rejected == 0)
+        #expect(r.coverage >= 0.9, "accuracy covered \(r.coverage)")
     }
 
     @Test func sustainedLaunchesWithoutGnssAreRejectedAndStayBounded() {
@@ -45,6 +48,7 @@ import Testing
         // The unfiltered compass would tilt by 16.7° and turn the heading by tens of degrees.
         #expect(r.tiltWorst < 5, "tilt error \(r.tiltWorst)°")
         #expect(r.headingP95 < 8, "heading p95 \(r.headingP95)°")
+        #expect(r.coverage >= 0.9, "accuracy covered \(r.coverage)")
     }
 
     @Test func rejectionNeverFreezesTilt() {
@@ -69,6 +73,7 @@ import Testing
         motion.gyroBias = Vector3(-0.3, 0.5, 0.2)
         var filter = AttitudeFilter()
         var errors: [Double] = []
+        var covered = 0
         for i in 0..<18000 {
             let t = Double(i) / 100
             let rollRate = t > 10 ? 20 * (2 * .pi / 8) * cos(2 * .pi * t / 8) : 0
@@ -76,8 +81,12 @@ import Testing
             let heave = t > 10 ? 0.2 * sin(2 * .pi * t / 5) : 0
             let s = motion.step(bodyRate: Vector3(rollRate, pitchRate, 0), acceleration: Vector3(0, 0, heave))
             filter.update(s)
-            if t > 30, let h = filter.estimate.headingDegrees, let truth = trueHeading(s.truth) { errors.append(angleError(h, truth)) }
+            if t > 30, let h = filter.estimate.headingDegrees, let truth = trueHeading(s.truth) {
+                errors.append(angleError(h, truth))
+                if errors.last! <= filter.estimate.accuracyDegrees { covered += 1 }
+            }
         }
+        #expect(Double(covered) >= 0.9 * Double(errors.count), "accuracy covered \(covered) of \(errors.count)")
         errors.sort()
         #expect(errors[errors.count * 95 / 100] < 2, "p95 \(errors[errors.count * 95 / 100])°")
     }
