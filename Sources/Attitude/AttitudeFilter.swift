@@ -195,7 +195,7 @@ public struct AttitudeFilter: Sendable {
         let omega = gyro - bias
         rate = omega
         let omegaNorm = omega.norm
-        strapdown = (strapdown * Quaternion(rotationVector: omega * (radians(1) * dt))).normalized
+        strapdown = (strapdown * Quaternion(rotationVector: omega * (radians(1) * dt))).renormalized
         let earthRate = (inclination * strapdown).rotate(omega)    // °/s, NED before the heading turn
         netRate += (earthRate - netRate) * lowPassGain(dt: dt, tau: settings.netRateTimeConstant)
         accuracy.propagate(netRate: netRate, rate: omegaNorm, dt: dt, settings: settings)
@@ -282,7 +282,7 @@ public struct AttitudeFilter: Sendable {
         // Turn the averaged specific force to point straight up (0, 0, −1).
         guard let e = inclination.rotate(gravityAverage).normalized else { return }
         let correction = Quaternion.levelling(up: e)
-        inclination = (correction * inclination).normalized
+        inclination = (correction * inclination).renormalized
         // What the average is being pulled towards, seen over a couple of seconds: shaking cancels
         // there, a sustained acceleration (a launch let in after rejection ran out) does not.
         leanAverage += (inStrapdown - leanAverage) * lowPassGain(dt: dt, tau: settings.accelerationLeanTimeConstant)

@@ -97,6 +97,16 @@ public struct Quaternion: Sendable, Hashable, CustomStringConvertible {
         return Quaternion(w: w / n, x: x / n, y: y / n, z: z / n)
     }
 
+    /// Brings a nearly unit quaternion (one that a product of unit quaternions left a rounding error
+    /// away from 1) back to unit norm without a square root: q · (3 − |q|²) / 2, exact to second
+    /// order. Anything further off (or not finite) goes through `normalized`.
+    @inlinable public var renormalized: Quaternion {
+        let n2 = w * w + x * x + y * y + z * z
+        guard abs(n2 - 1) < 1e-6 else { return normalized }
+        let k = (3 - n2) / 2
+        return Quaternion(w: w * k, x: x * k, y: y * k, z: z * k)
+    }
+
     /// `v` rotated by this quaternion (body → NED for an attitude).
     @inlinable public func rotate(_ v: Vector3) -> Vector3 {
         let tx = 2 * (y * v.z - z * v.y)

@@ -10,7 +10,7 @@ import Darwin
 /// ```swift
 /// y += lowPassGain(dt: 0.01, tau: 5) * (x - y)
 /// ```
-@inlinable func lowPassGain(dt: Double, tau: Double) -> Double {
+@inlinable @inline(__always) func lowPassGain(dt: Double, tau: Double) -> Double {
     guard tau > 0 else { return 1 }
     guard dt > 0 else { return 0 }
     let x = dt / tau

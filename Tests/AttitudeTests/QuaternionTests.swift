@@ -29,6 +29,15 @@ import Testing
         #expect(abs((q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z) - 1) < 1e-15)
     }
 
+    @Test func renormalizedRestoresUnitNorm() {
+        let q = Quaternion(w: 0.5 * (1 + 3e-7), x: 0.5 * (1 + 3e-7), y: -0.5 * (1 + 3e-7), z: 0.5 * (1 + 3e-7))
+        let r = q.renormalized
+        #expect(abs((r.w * r.w + r.x * r.x + r.y * r.y + r.z * r.z) - 1) < 1e-12)
+        let far = Quaternion(w: 2, x: 0, y: 0, z: 0).renormalized
+        #expect(far == .identity)
+        #expect(Quaternion(w: .nan, x: 0, y: 0, z: 0).renormalized == .identity)
+    }
+
     @Test func rotationVectorMatchesAxisAngle() {
         let a = Quaternion(rotationVector: Vector3(0, 0.3, 0))
         let b = Quaternion(axis: Vector3(0, 1, 0), angle: 0.3)
