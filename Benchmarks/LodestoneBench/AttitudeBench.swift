@@ -50,6 +50,7 @@ private struct HeadingScore {
     var medianAccuracy = Double.nan
     var disturbedFraction = Double.nan
     var rejectedFraction = Double.nan
+    var tiltRMSE = Double.nan
 }
 
 /// Settings from LODESTONE_ATTITUDE_SETTINGS ("name=value,name=value"), to try values without a rebuild.
@@ -59,10 +60,12 @@ private func benchSettings() -> AttitudeSettings {
         "accelerationTimeConstant": \.accelerationTimeConstant,
         "accelerationRejectionDegrees": \.accelerationRejectionDegrees,
         "accelerationRejectionTimeConstant": \.accelerationRejectionTimeConstant,
+        "accelerationReferenceTimeConstant": \.accelerationReferenceTimeConstant,
         "accelerationRejectionNorm": \.accelerationRejectionNorm,
         "accelerationRejectionWeight": \.accelerationRejectionWeight,
         "accelerationRejectionTimeout": \.accelerationRejectionTimeout,
         "accelerationRejectionBudget": \.accelerationRejectionBudget,
+        "accelerationRejectionHold": \.accelerationRejectionHold,
         "accelerationRejectionMaximumDriftDegrees": \.accelerationRejectionMaximumDriftDegrees,
         "magneticTimeConstant": \.magneticTimeConstant,
         "magneticNormTolerance": \.magneticNormTolerance,
@@ -95,6 +98,7 @@ private func score(_ trial: BroadTrial) -> HeadingScore {
     var filter = AttitudeFilter(settings: benchSettings())
     var accuracies: [Double] = []
     var disturbed = 0, rejected = 0
+    var tiltSquares = 0.0, tiltRows = 0
     let trace = Environment.value("LODESTONE_ATTITUDE_TRACE") != nil
     var errors: [Double] = []
     var covered = 0, unavailable = 0
@@ -110,6 +114,13 @@ private func score(_ trial: BroadTrial) -> HeadingScore {
         guard let heading = e.headingDegrees else { unavailable += 1; continue }
         let error = abs(remainder(heading - t[1], 360))
         errors.append(error)
+        let truth = Quaternion(w: t[4], x: t[5], y: t[6], z: t[7])
+        if truth.isFinite {
+            let down = e.quaternion.inverseRotate(Vector3(0, 0, 1)), trueDown = truth.normalized.inverseRotate(Vector3(0, 0, 1))
+            let tilt = degrees(atan2(down.cross(trueDown).norm, down.dot(trueDown)))
+            tiltSquares += tilt * tilt
+            tiltRows += 1
+        }
         accuracies.append(e.accuracyDegrees)
         if e.flags.contains(.magneticDisturbance) { disturbed += 1 }
         if e.flags.contains(.accelerationRejected) { rejected += 1 }
@@ -126,7 +137,8 @@ private func score(_ trial: BroadTrial) -> HeadingScore {
                         rows: errors.count, unavailable: unavailable,
                         medianAccuracy: accuracies.sorted()[accuracies.count / 2],
                         disturbedFraction: Double(disturbed) / Double(errors.count),
-                        rejectedFraction: Double(rejected) / Double(errors.count))
+                        rejectedFraction: Double(rejected) / Double(errors.count),
+                        tiltRMSE: (tiltSquares / Double(max(1, tiltRows))).squareRoot())
 }
 
 /// "attitude.reference.vqf.01" → (rmse, p95) from the reference file's JSON lines.
@@ -153,7 +165,7 @@ func runAttitudeBenchmarks() {
     for trial in trials {
         let s = score(trial)
         var extra: [(String, String)] = [("rmse_deg", format(s.rmse, 2)), ("p95_deg", format(s.p95, 2)),
-                                         ("coverage", format(s.coverage, 3)), ("rows", "\(s.rows)"),
+                                         ("coverage", format(s.coverage, 3)), ("tilt_rmse_deg", format(s.tiltRMSE, 2)), ("rows", "\(s.rows)"),
                                          ("heading_unavailable", "\(s.unavailable)"),
                                          ("median_accuracy_deg", format(s.medianAccuracy, 2)),
                                          ("mag_disturbed", format(s.disturbedFraction, 3)),

@@ -73,12 +73,17 @@ public struct AttitudeAccuracyModel: Sendable {
 
     /// Gravity corrected the tilt with gain `gain`; `residualDegrees` is the angle between the
     /// specific force and the vertical, averaged into its mean square with `averagingGain`;
-    /// `leanDegrees` is how far the specific force has leant from the vertical over the last
-    /// seconds — the tilt error the correction moves towards when that lean is an acceleration.
-    public mutating func tiltCorrected(gain: Double, residualDegrees: Double, leanDegrees: Double, averagingGain: Double) {
+    /// `leanDegrees` is how far the specific force has leant over the last seconds (the short
+    /// average against the slow one) — an acceleration the average may have taken in.
+    public mutating func tiltCorrected(gain: Double, residualDegrees: Double, leanDegrees: Double, averagingGain: Double,
+                                       dt: Double, settings: AttitudeSettings) {
         tiltResidualMeanSquare += averagingGain * (residualDegrees * residualDegrees - tiltResidualMeanSquare)
         tiltDrift -= gain * tiltDrift
-        tiltLean += gain * (min(90, leanDegrees) - tiltLean)
+        // Part of a sustained lean gets into the average before rejection holds it: rise at once.
+        // It leaves the tilt as the average learns, but the heading, corrected from a field seen
+        // through that tilt, keeps it for about `magneticTimeConstant`: decay at the slower rate.
+        let decay = min(gain, lowPassGain(dt: dt, tau: settings.magneticTimeConstant))
+        tiltLean = max(tiltLean - decay * tiltLean, settings.tiltLeanFraction * min(90, max(0, leanDegrees)))
     }
 
     /// The magnetometer corrected the heading with gain `gain`; `innovationDegrees` is its disagreement.

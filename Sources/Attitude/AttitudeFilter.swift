@@ -40,9 +40,10 @@ public struct AttitudeFilter: Sendable {
     private var strapdown = Quaternion.identity
     private var inclination = Quaternion.identity
     private var headingOffset = 0.0                     // radians, about the down axis
+    private var gravityStage = Vector3(0, 0, -1)        // g, strapdown frame, first of two stages
     private var gravityAverage = Vector3(0, 0, -1)      // g, strapdown frame
     private var shortAverage = Vector3(0, 0, -1)        // g, strapdown frame, for rejection
-    private var leanAverage = Vector3(0, 0, -1)         // g, strapdown frame, for the accuracy model
+    private var referenceAverage = Vector3(0, 0, -1)    // g, strapdown frame, slow, for rejection
     private var bias = Vector3.zero                     // °/s
     private var rest = RestDetector()
     private var reference = MagneticReference()
@@ -61,6 +62,7 @@ public struct AttitudeFilter: Sendable {
     private var headingInitialised = false
     private let rejectionTangent: Double
     private var rejectionDuration = 0.0
+    private var rejectionHold = 0.0
     private var recoveringTilt = false
     private var tiltHoldExhausted = false
     private var restCalibrated = false
@@ -236,30 +238,43 @@ public struct AttitudeFilter: Sendable {
         }
         if !tiltInitialised {
             gravityAverage = inStrapdown
+            gravityStage = inStrapdown
             shortAverage = inStrapdown
-            leanAverage = inStrapdown
+            referenceAverage = inStrapdown
             tiltInitialised = true
             // One sample levels the filter to within what a moving body's acceleration can tilt it.
             accuracy.setTiltDrift(min(accuracy.tiltDrift, 5))
         }
-        // Rejection: the specific force, smoothed against vibration, against the current vertical.
-        // A launch or a turn leans it away and would tilt the estimate; such samples count less.
+        // Rejection compares two averages of the specific force in the gyro-stabilised frame, where
+        // turning does not move it: a short one and a slow one. Only acceleration (or gyro drift)
+        // separates them — a launch, a turn — while the comparison never involves the estimate
+        // itself. A lasting acceleration ends in recovery (the rejection budget below).
         shortAverage += (inStrapdown - shortAverage) * lowPassGain(dt: dt, tau: settings.accelerationRejectionTimeConstant)
-        let earth = inclination.rotate(shortAverage)
-        let norm = earth.norm
+        let norm = shortAverage.norm
+        let lateral = shortAverage.cross(referenceAverage).norm
+        let leans = lateral > rejectionTangent * shortAverage.dot(referenceAverage)
+        // The angle between this sample's specific force and the vertical, as its sine (enough for
+        // the accuracy model's scatter).
+        let earth = inclination.rotate(inStrapdown)
         let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
-        let leans = horizontal > rejectionTangent * -earth.z    // beyond the rejection angle, or upside down
-        // The angle from the vertical, as its sine (enough for the accuracy model's scatter).
-        let residual = earth.z < 0 && norm > 0 ? degrees(horizontal / norm) : 90
-        var gain = lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant))
+        let residual = earth.z < 0 ? degrees(horizontal / earth.norm) : 90
+        let baseGain = lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant))
+        var gain = baseGain
         // Gravity is only rejected while the gyro can hold the tilt on its own; once it cannot,
         // not again until the drift is back under half the limit (so the samples let in are not
         // just those at the end of each rejected stretch).
         let limit = settings.accelerationRejectionMaximumDriftDegrees
         if accuracy.tiltDrift >= limit { tiltHoldExhausted = true }
         if accuracy.tiltDrift < limit / 2 { tiltHoldExhausted = false }
-        let rejected = elapsed > settings.initialisationDuration && !tiltHoldExhausted
-            && (leans || abs(norm - 1) > settings.accelerationRejectionNorm)
+        // Once a lean is seen, rejection holds on for `accelerationRejectionHold` after it ends, so the
+        // whole of a stroke (its push and its return) is left out, not just its larger half — that
+        // would bias the average towards the smaller half.
+        if leans || abs(norm - 1) > settings.accelerationRejectionNorm {
+            rejectionHold = settings.accelerationRejectionHold
+        } else {
+            rejectionHold = max(0, rejectionHold - dt)
+        }
+        let rejected = elapsed > settings.initialisationDuration && !tiltHoldExhausted && rejectionHold > 0
         // Rejection budget: rejected time adds, accepted time drains at `accelerationRejectionBudget`
         // per second; once the balance reaches the timeout, gravity is trusted in full until it has
         // drained — rejection can never lock in, however wrong the estimate it compares against.
@@ -277,20 +292,27 @@ public struct AttitudeFilter: Sendable {
         } else {
             rejectionDuration = max(0, rejectionDuration - dt * settings.accelerationRejectionBudget)
         }
-        gravityAverage += (inStrapdown - gravityAverage) * gain
+        // Two first-order stages of half the time constant each: the same lag for a slow change,
+        // but shaking at 1 Hz is cut 30 times more than by one stage (4 / (ωτ)² against 1 / ωτ).
+        // A rejected sample slows both stages, so what the first one took in does not keep flowing.
+        let stageGain = lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant) / 2)
+            * (gain / max(baseGain, 1e-300))
+        gravityStage += (inStrapdown - gravityStage) * stageGain
+        gravityAverage += (gravityStage - gravityAverage) * stageGain
+        // The slow average learns from what gravity learns from (rejected samples count less), so a
+        // second launch stands out as clearly as the first.
+        referenceAverage += (inStrapdown - referenceAverage)
+            * (lowPassGain(dt: dt, tau: settings.accelerationReferenceTimeConstant) * gain / max(baseGain, 1e-300))
 
         // Turn the averaged specific force to point straight up (0, 0, −1).
         guard let e = inclination.rotate(gravityAverage).normalized else { return }
         let correction = Quaternion.levelling(up: e)
         inclination = (correction * inclination).renormalized
-        // What the average is being pulled towards, seen over a couple of seconds: shaking cancels
-        // there, a sustained acceleration (a launch let in after rejection ran out) does not.
-        leanAverage += (inStrapdown - leanAverage) * lowPassGain(dt: dt, tau: settings.accelerationLeanTimeConstant)
-        let lean = inclination.rotate(leanAverage)
-        let leanHorizontal = (lean.x * lean.x + lean.y * lean.y).squareRoot()
-        let leanDegrees = lean.z < 0 && lean.norm > 0 ? degrees(leanHorizontal / lean.norm) : 90
+        // The short average's lean from the slow one is the tilt error this correction lets in.
+        let leanDegrees = degrees(atan2(lateral, shortAverage.dot(referenceAverage)))
         accuracy.tiltCorrected(gain: gain, residualDegrees: min(residual, 90), leanDegrees: leanDegrees,
-                               averagingGain: lowPassGain(dt: dt, tau: settings.accelerationTimeConstant))
+                               averagingGain: lowPassGain(dt: dt, tau: settings.accelerationTimeConstant),
+                               dt: dt, settings: settings)
         if calm {
             // The correction undoes what the bias error integrated: feed it back (Mahony-style).
             let angle = Vector3(2 * correction.x, 2 * correction.y, 0)
@@ -369,6 +391,7 @@ public struct AttitudeFilter: Sendable {
             strapdown = level
             inclination = .identity
             gravityAverage = strapdown.rotate(accel)
+            gravityStage = gravityAverage
             tiltInitialised = true
             let deviation = abs(accel.norm - 1)
             accuracy.setTiltDrift(degrees(asin(min(1, deviation))) * 2)

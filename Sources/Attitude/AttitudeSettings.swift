@@ -27,19 +27,29 @@ public struct AttitudeSettings: Sendable, Hashable {
     public var accelerationTimeConstant: Double = 5
 
     /// Time constant (s) of the short average of the specific force (in the gyro-stabilised frame)
-    /// that rejection looks at: it smooths vibration and sensor noise, not the vehicle's motion.
-    /// Default 0.2 s.
-    public var accelerationRejectionTimeConstant: Double = 0.2
+    /// that rejection compares with the slow one (`accelerationReferenceTimeConstant`): it smooths
+    /// vibration and strokes of shaking (a hand moved to and fro), not a vehicle's launch or turn.
+    /// Default 2 s.
+    public var accelerationRejectionTimeConstant: Double = 2
 
-    /// Angle (degrees) between the short-averaged specific force and the estimated vertical beyond
-    /// which samples are treated as vehicle acceleration and weighted by `accelerationRejectionWeight`.
+    /// Time constant (s) of the slow average of the specific force that rejection compares with:
+    /// longer than a launch or a turn, so those stand out, and it also ends a lasting rejection.
+    /// Default 20 s.
+    public var accelerationReferenceTimeConstant: Double = 20
+
+    /// Angle (degrees) between the short and the slow average of the specific force beyond which
+    /// samples are treated as vehicle acceleration and weighted by `accelerationRejectionWeight`.
     /// Default 10°.
-    public var accelerationRejectionDegrees: Double = 10
+    public var accelerationRejectionDegrees: Double = 7
 
     /// Deviation of the short average's magnitude from 1 g beyond which samples are also rejected (g).
     /// A vertical acceleration (heave) does not tilt the estimate, so this only guards against
     /// shocks and free fall. Default 0.5 g.
     public var accelerationRejectionNorm: Double = 0.5
+
+    /// How long rejection holds on after the lean has ended (s): a stroke's return is left out with
+    /// its push, so the average stays unbiased. Default 2 s.
+    public var accelerationRejectionHold: Double = 2
 
     /// Weight (0…1) of a rejected accelerometer sample in the gravity average. Default 0.1.
     public var accelerationRejectionWeight: Double = 0.1
@@ -163,10 +173,10 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// Tilt uncertainty (degrees, 1σ) of the averaged gravity when the motion is calm. Default 0.5°.
     public var tiltNoiseDegrees: Double = 0.5
 
-    /// Time constant (s) of the average of the specific force whose lean from the vertical the
-    /// accuracy model takes as the tilt error being let in: shaking cancels within it, a sustained
-    /// acceleration does not. Default 2 s.
-    public var accelerationLeanTimeConstant: Double = 2
+    /// Fraction of a sustained lean of the specific force (short against slow average) taken as tilt
+    /// error: the short average needs about its own time constant to show a launch, and the gravity
+    /// average takes part of it in meanwhile. Default 0.75.
+    public var tiltLeanFraction: Double = 0.75
 
     /// Fraction of the specific force's scatter about the vertical (RMS, degrees) that survives the
     /// gravity average: about √(correlation time / (2 × accelerationTimeConstant)) with motions

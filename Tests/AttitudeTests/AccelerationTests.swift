@@ -45,26 +45,37 @@ import Testing
     @Test func sustainedLaunchesWithoutGnssAreRejectedAndStayBounded() {
         let r = car(gnss: false)
         #expect(r.rejected > 0)
-        // The unfiltered compass would tilt by 16.7° and turn the heading by tens of degrees.
-        #expect(r.tiltWorst < 5, "tilt error \(r.tiltWorst)°")
-        #expect(r.headingP95 < 8, "heading p95 \(r.headingP95)°")
+        // The unfiltered compass would tilt by 16.7° and turn the heading by tens of degrees; a
+        // launch shows only after a second or so (shaking by hand looks the same until then).
+        #expect(r.tiltWorst < 8, "tilt error \(r.tiltWorst)°")
+        #expect(r.headingP95 < 10, "heading p95 \(r.headingP95)°")
         #expect(r.coverage >= 0.9, "accuracy covered \(r.coverage)")
     }
 
     @Test func rejectionNeverFreezesTilt() {
-        // A constant 0.4 g sideways (a long banked-free turn): after the timeout gravity is trusted
-        // again and the flag clears.
+        // A constant 0.4 g sideways for 60 s (a long turn): gravity is rejected at first, but never
+        // for longer than the timeout at a stretch, and in the end the filter follows the data.
         var motion = SyntheticMotion(orientation: .identity, seed: 52)
         var settings = AttitudeSettings()
         settings.accelerationRejectionTimeout = 5
         var filter = AttitudeFilter(settings: settings)
-        var lastRejected = 0.0
-        for i in 0..<4000 {
+        var stretch = 0.0, longest = 0.0, everRejected = false
+        for i in 0..<8000 {
             let t = Double(i) / 100
             filter.update(motion.step(bodyRate: .zero, acceleration: t > 10 ? Vector3(0, 0.4, 0) : .zero))
-            if filter.estimate.flags.contains(.accelerationRejected) { lastRejected = t }
+            if filter.estimate.flags.contains(.accelerationRejected) {
+                stretch += 0.01
+                everRejected = true
+            } else {
+                stretch = 0
+            }
+            longest = max(longest, stretch)
         }
-        #expect(lastRejected > 10 && lastRejected < 10 + settings.accelerationRejectionTimeout + 3, "last rejected at \(lastRejected) s")
+        #expect(everRejected)
+        #expect(longest <= settings.accelerationRejectionTimeout + 0.05, "rejected for \(longest) s at a stretch")
+        // After a minute the apparent vertical is the only one there is: the estimate has followed it.
+        let apparentRoll = degrees(atan2(0.4, 1.0))
+        #expect(abs(abs(filter.estimate.rollDegrees) - apparentRoll) < 3, "roll \(filter.estimate.rollDegrees)°")
     }
 
     @Test func rollingHeavingBoatKeepsHeading() {
