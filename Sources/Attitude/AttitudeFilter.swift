@@ -12,9 +12,9 @@ import Linear
 /// - *strapdown*: the gyro, bias removed, integrated from the start (a frame that drifts slowly);
 /// - *inclination*: the smallest rotation that makes the specific force, averaged in the strapdown
 ///   frame over `accelerationTimeConstant`, point straight up — averaging there, not in the body,
-///   cancels back-and-forth accelerations without lag when the body turns. Samples whose short
-///   average leans away from the vertical (a launch, a turn) count less while the gyro can hold the
-///   tilt; a GNSS vehicle acceleration is subtracted first when given;
+///   cancels back-and-forth accelerations without lag when the body turns. While a short average of
+///   the specific force leans away from a slow one (a launch, a turn), samples count less, for as
+///   long as the gyro can hold the tilt; a GNSS vehicle acceleration is subtracted first when given;
 /// - *heading*: a rotation about the vertical that turns the horizontal field towards north, moved
 ///   towards the magnetometer over `magneticTimeConstant`. A field whose |B| or dip departs from
 ///   the reference, or whose heading disagrees with the gyro more than it usually does

@@ -1,8 +1,8 @@
 /// Every tunable of the `AttitudeFilter`, with its unit and default.
 ///
 /// The defaults come from physics and typical MEMS noise figures, not from fitting one recording:
-/// - gravity is averaged in a gyro-stabilised frame over `accelerationTimeConstant` (5 s): a
-///   back-and-forth acceleration of 1 g averages out, while a rest-calibrated gyro (bias error about
+/// - gravity is averaged in a gyro-stabilised frame over `accelerationTimeConstant` (5 s, two
+///   stages): shaking by several g averages out, while a rest-calibrated gyro (bias error about
 ///   0.05 °/s) drifts only about 0.25° in that time;
 /// - the magnetometer corrects heading over `magneticTimeConstant` (15 s): an uncalibrated or
 ///   distorted field gives heading errors of several degrees from sample to sample, which a gyro
@@ -22,8 +22,8 @@ public struct AttitudeSettings: Sendable, Hashable {
     // MARK: Gravity (accelerometer)
 
     /// Time constant (s) of the low-pass filter applied to the specific force in the gyro-stabilised
-    /// frame before it corrects roll and pitch. Longer rejects longer accelerations but lets gyro
-    /// errors build up. Default 5 s.
+    /// frame before it corrects roll and pitch (two first-order stages of half this each). Longer
+    /// rejects longer accelerations but lets gyro errors build up. Default 5 s.
     public var accelerationTimeConstant: Double = 5
 
     /// Time constant (s) of the short average of the specific force (in the gyro-stabilised frame)
