@@ -257,7 +257,8 @@ public struct AttitudeFilter: Sendable {
         // the accuracy model's scatter).
         let earth = inclination.rotate(inStrapdown)
         let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
-        let residual = earth.z < 0 ? degrees(horizontal / earth.norm) : 90
+        let earthNorm = earth.norm
+        let residual = earth.z < 0 && earthNorm > 0 ? degrees(horizontal / earthNorm) : 90
         let baseGain = lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant))
         var gain = baseGain
         // Gravity is only rejected while the gyro can hold the tilt on its own; once it cannot,
@@ -277,7 +278,7 @@ public struct AttitudeFilter: Sendable {
         let rejected = elapsed > settings.initialisationDuration && !tiltHoldExhausted && rejectionHold > 0
         // Rejection budget: rejected time adds, accepted time drains at `accelerationRejectionBudget`
         // per second; once the balance reaches the timeout, gravity is trusted in full until it has
-        // drained — rejection can never lock in, however wrong the estimate it compares against.
+        // drained — rejection can never lock in, however long the acceleration lasts.
         if recoveringTilt {
             rejectionDuration = max(0, rejectionDuration - dt)
             if rejectionDuration == 0 { recoveringTilt = false }

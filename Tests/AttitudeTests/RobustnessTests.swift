@@ -40,6 +40,12 @@ import Testing
             }
             filter.update(time: time, gyroscope: garbage(&rng), accelerometer: garbage(&rng), magnetometer: garbage(&rng))
             expectSane(filter.estimate)
+            if i % 100 == 50 {
+                // A vehicle acceleration that cancels the specific force exactly.
+                filter.setVehicleAcceleration(.body(Vector3(0, 0, -1)), time: time)
+                filter.update(time: time + 0.001, gyroscope: .zero, accelerometer: Vector3(0, 0, -1), magnetometer: Vector3(20, 0, 40))
+                expectSane(filter.estimate)
+            }
             if i % 100 == 0 {
                 filter.setVehicleAcceleration(.ned(Vector3(rng.nextGaussian(), .nan, 0)), time: time)
                 filter.setExpectedField(ned: Vector3(.nan, 1, 2))
