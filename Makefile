@@ -10,6 +10,8 @@ RELEASE   := -c release --static-swift-stdlib
 BUILD_DEBS := libi2c-dev libgps-dev
 TEST_DEBS  := $(BUILD_DEBS) gpsd gpsd-tools gpsd-clients tmux
 BENCH_DEBS := $(BUILD_DEBS) libproj-dev gcc
+# BROAD trials (real IMU with optical truth) for the attitude accuracy figures; skipped when absent.
+BROAD_DIR ?= ../shared/data/broad
 
 .PHONY: run test bench build install deps test-deps bench-deps clean
 
@@ -35,6 +37,8 @@ test-deps:
 
 bench-deps:
 	$(call ensure_debs,$(BENCH_DEBS))
+	@python3 -c "import vqf, imufusion, numpy" 2>/dev/null || python3 -m pip install --quiet vqf imufusion numpy \
+	  || echo "lodestone: could not pip install vqf imufusion numpy; the VQF/Fusion reference figures will be missing"
 
 build: deps
 	$(SWIFT) build $(RELEASE) --product lodestone
@@ -50,8 +54,16 @@ bench: bench-deps
 	$(SWIFT) build $(RELEASE) --product lodestone-bench
 	@mkdir -p .build/bench
 	@cc -O2 -o .build/bench/geod_inverse_bench Benchmarks/c/geod_inverse_bench.c -lproj -lm
+	@rm -rf .build/bench/broad .build/bench/attitude_reference.jsonl; mkdir -p .build/bench/broad
+	@if ls $(BROAD_DIR)/broad_*_raw.csv.gz >/dev/null 2>&1; then \
+	  for f in $(BROAD_DIR)/broad_*.csv.gz; do gzip -dc "$$f" > .build/bench/broad/$$(basename "$$f" .gz); done; \
+	  python3 Benchmarks/attitude/reference_filters.py .build/bench/broad > .build/bench/attitude_reference.jsonl \
+	    || echo "attitude: reference filters (VQF, Fusion) failed; see make bench-deps"; \
+	  cat .build/bench/attitude_reference.jsonl 2>/dev/null; \
+	else echo "attitude: no BROAD trials in $(BROAD_DIR); the attitude accuracy figures are skipped"; fi
 	@ref=$$(.build/bench/geod_inverse_bench); echo "$$ref"; \
 	  LODESTONE_PROJ_C_NS=$$(printf '%s' "$$ref" | sed -nE 's/.*"ns_per_op": ([0-9.]+).*/\1/p') \
+	  LODESTONE_BROAD_DIR=.build/bench/broad LODESTONE_ATTITUDE_REFERENCE=.build/bench/attitude_reference.jsonl \
 	  .build/release/lodestone-bench
 
 install: build

@@ -27,6 +27,7 @@ let package = Package(
         .target(name: "Geomagnetism", exclude: ["generate_coefficients.py"], swiftSettings: strict),
         .target(name: "Calibration", dependencies: ["Linear", "JSON", "Platform"], swiftSettings: strict),
         .target(name: "Heading", dependencies: ["Linear", "Calibration", "Geomagnetism"], swiftSettings: strict),
+        .target(name: "Attitude", dependencies: ["Linear"], swiftSettings: strict),
 
         // MARK: The OS edge
         .target(name: "Platform", swiftSettings: strict),
@@ -63,7 +64,7 @@ let package = Package(
             name: "LodestoneBench",
             dependencies: [
                 "Linear", "Sensors", "Simulation", "Calibration", "Heading", "Geomagnetism", "Geodesy",
-                "Terminal", "HeadingLog", "Navigation", "JSON", "Platform", "Session",
+                "Terminal", "HeadingLog", "Navigation", "JSON", "Platform", "Session", "Attitude",
             ],
             path: "Benchmarks/LodestoneBench",
             swiftSettings: strict),
@@ -78,6 +79,7 @@ let package = Package(
         .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism", "Linear"]),
         .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Simulation", "Sensors", "Platform"]),
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "Simulation"]),
+        .testTarget(name: "AttitudeTests", dependencies: ["Attitude", "Linear"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Linear"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Platform"]),
         .testTarget(name: "GNSSTests", dependencies: ["GNSS", "JSON"]),

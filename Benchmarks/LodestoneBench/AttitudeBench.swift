@@ -1,0 +1,218 @@
+import Attitude
+import Glibc
+import JSON
+import Linear
+import Platform
+
+// Attitude stage benchmarks: the cost of one `AttitudeFilter.update`, and its heading accuracy on the
+// BROAD trials (real IMU, optical truth) when `make bench` has unpacked them into LODESTONE_BROAD_DIR
+// (default .build/bench/broad). Reference figures for VQF and x-io Fusion, computed live by
+// Benchmarks/attitude/reference_filters.py, are read from LODESTONE_ATTITUDE_REFERENCE (a file of
+// JSON lines) and shown beside ours.
+
+/// One BROAD trial: sensor rows and truth rows, one to one.
+private struct BroadTrial {
+    var name: String
+    /// t, mag x y z (µT), accel x y z (g), gyro x y z (°/s).
+    var raw: [[Double]]
+    /// t, heading, roll, pitch, qw, qx, qy, qz, movement.
+    var truth: [[Double]]
+}
+
+private func parseCSV(_ text: String) -> [[Double]] {
+    var rows: [[Double]] = []
+    for line in text.split(separator: "\n").dropFirst() {
+        rows.append(line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) ?? .nan })
+    }
+    return rows
+}
+
+private func loadTrials(_ folder: String) -> [BroadTrial] {
+    guard let names = Files.list(folder) else { return [] }
+    var trials: [BroadTrial] = []
+    for name in names.sorted() where name.hasPrefix("broad_") && name.hasSuffix("_raw.csv") {
+        let base = String(name.dropLast("_raw.csv".count))
+        guard let raw = try? Files.readText(folder + "/" + name),
+              let truth = try? Files.readText(folder + "/" + base + "_truth.csv") else { continue }
+        let number = base.split(separator: "_").dropFirst().first.map(String.init) ?? base
+        trials.append(BroadTrial(name: number, raw: parseCSV(raw), truth: parseCSV(truth)))
+    }
+    return trials
+}
+
+/// Heading error statistics over the metric rows (movement = 1, |pitch| ≤ 60°, finite truth).
+private struct HeadingScore {
+    var rmse: Double
+    var p95: Double
+    var coverage: Double
+    var rows: Int
+    var unavailable: Int
+    var medianAccuracy = Double.nan
+    var disturbedFraction = Double.nan
+    var rejectedFraction = Double.nan
+    var tiltRMSE = Double.nan
+}
+
+/// Settings from LODESTONE_ATTITUDE_SETTINGS ("name=value,name=value"), to try values without a rebuild.
+private func benchSettings() -> AttitudeSettings {
+    var settings = AttitudeSettings()
+    let names: [String: WritableKeyPath<AttitudeSettings, Double>] = [
+        "accelerationTimeConstant": \.accelerationTimeConstant,
+        "accelerationRejectionDegrees": \.accelerationRejectionDegrees,
+        "accelerationRejectionTimeConstant": \.accelerationRejectionTimeConstant,
+        "accelerationReferenceTimeConstant": \.accelerationReferenceTimeConstant,
+        "accelerationRejectionNorm": \.accelerationRejectionNorm,
+        "accelerationRejectionWeight": \.accelerationRejectionWeight,
+        "accelerationRejectionTimeout": \.accelerationRejectionTimeout,
+        "accelerationRejectionBudget": \.accelerationRejectionBudget,
+        "accelerationRejectionHold": \.accelerationRejectionHold,
+        "accelerationRejectionMaximumDriftDegrees": \.accelerationRejectionMaximumDriftDegrees,
+        "magneticTimeConstant": \.magneticTimeConstant,
+        "magneticNormTolerance": \.magneticNormTolerance,
+        "magneticDipToleranceDegrees": \.magneticDipToleranceDegrees,
+        "magneticInnovationGateDegrees": \.magneticInnovationGateDegrees,
+        "magneticInnovationGateSigmas": \.magneticInnovationGateSigmas,
+        "magneticRejectionTimeout": \.magneticRejectionTimeout,
+        "magneticLagTimeConstant": \.magneticLagTimeConstant,
+        "magneticRejectionMaximumDriftDegrees": \.magneticRejectionMaximumDriftDegrees,
+        "motionBiasTimeConstant": \.motionBiasTimeConstant,
+        "motionBiasAccelerationLimit": \.motionBiasAccelerationLimit,
+        "motionBiasRateLimit": \.motionBiasRateLimit,
+        "accuracyCoverageFactor": \.accuracyCoverageFactor,
+        "tiltNoiseDegrees": \.tiltNoiseDegrees,
+        "gyroScaleUncertainty": \.gyroScaleUncertainty,
+        "gyroRotationUncertainty": \.gyroRotationUncertainty,
+    ]
+    for item in (Environment.value("LODESTONE_ATTITUDE_SETTINGS") ?? "").split(separator: ",") {
+        let parts = item.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, let path = names[String(parts[0])], let value = Double(parts[1]) else {
+            StandardOutput().write("attitude: ignoring setting \(item)\n")
+            continue
+        }
+        settings[keyPath: path] = value
+    }
+    return settings
+}
+
+private func score(_ trial: BroadTrial) -> HeadingScore {
+    var filter = AttitudeFilter(settings: benchSettings())
+    var accuracies: [Double] = []
+    var disturbed = 0, rejected = 0
+    var tiltSquares = 0.0, tiltRows = 0
+    let trace = Environment.value("LODESTONE_ATTITUDE_TRACE") != nil
+    var errors: [Double] = []
+    var covered = 0, unavailable = 0
+    for (r, t) in zip(trial.raw, trial.truth) where r.count >= 10 && t.count >= 9 {
+        filter.update(time: r[0], gyroscope: Vector3(r[7], r[8], r[9]),
+                      accelerometer: Vector3(r[4], r[5], r[6]), magnetometer: Vector3(r[1], r[2], r[3]))
+        if trace {
+            let e = filter.estimate
+            StandardOutput().write("trace,\(trial.name),\(r[0]),\(e.headingDegrees ?? .nan),\(t[1]),\(t[3]),\(t[8]),\(e.accuracyDegrees),\(e.flags.rawValue),\(e.gyroBias.x),\(e.gyroBias.y),\(e.gyroBias.z),\(e.rollDegrees),\(e.pitchDegrees),\(t[2]),\(filter.accuracyModel.headingDrift),\(filter.accuracyModel.tiltDrift),\(filter.accuracyModel.innovationMeanSquare.squareRoot()),\(filter.accuracyModel.biasUncertainty),\(filter.magneticInnovationDegrees ?? .nan),\(filter.magneticLagSeconds)\n")
+        }
+        guard t[8] == 1, abs(t[3]) <= 60, t[1].isFinite else { continue }
+        let e = filter.estimate
+        guard let heading = e.headingDegrees else { unavailable += 1; continue }
+        let error = abs(remainder(heading - t[1], 360))
+        errors.append(error)
+        let truth = Quaternion(w: t[4], x: t[5], y: t[6], z: t[7])
+        if truth.isFinite {
+            let down = e.quaternion.inverseRotate(Vector3(0, 0, 1)), trueDown = truth.normalized.inverseRotate(Vector3(0, 0, 1))
+            let tilt = degrees(atan2(down.cross(trueDown).norm, down.dot(trueDown)))
+            tiltSquares += tilt * tilt
+            tiltRows += 1
+        }
+        accuracies.append(e.accuracyDegrees)
+        if e.flags.contains(.magneticDisturbance) { disturbed += 1 }
+        if e.flags.contains(.accelerationRejected) { rejected += 1 }
+        if error <= e.accuracyDegrees { covered += 1 }
+    }
+    guard !errors.isEmpty else { return HeadingScore(rmse: .nan, p95: .nan, coverage: .nan, rows: 0, unavailable: unavailable) }
+    let rmse = (errors.reduce(0) { $0 + $1 * $1 } / Double(errors.count)).squareRoot()
+    let sorted = errors.sorted()
+    // Linear interpolation between order statistics, as numpy's percentile.
+    let position = 0.95 * Double(sorted.count - 1)
+    let low = Int(position), high = min(sorted.count - 1, low + 1)
+    let p95 = sorted[low] + (sorted[high] - sorted[low]) * (position - Double(low))
+    return HeadingScore(rmse: rmse, p95: p95, coverage: Double(covered) / Double(errors.count),
+                        rows: errors.count, unavailable: unavailable,
+                        medianAccuracy: accuracies.sorted()[accuracies.count / 2],
+                        disturbedFraction: Double(disturbed) / Double(errors.count),
+                        rejectedFraction: Double(rejected) / Double(errors.count),
+                        tiltRMSE: (tiltSquares / Double(max(1, tiltRows))).squareRoot())
+}
+
+/// "attitude.reference.vqf.01" → (rmse, p95) from the reference file's JSON lines.
+private func loadReference(_ path: String?) -> [String: (rmse: Double, p95: Double)] {
+    guard let path, let text = try? Files.readText(path) else { return [:] }
+    var out: [String: (rmse: Double, p95: Double)] = [:]
+    for line in text.split(separator: "\n") {
+        guard let value = try? JSONValue.parse(String(line)), let name = value["benchmark"]?.string,
+              let rmse = value["rmse_deg"]?.double, let p95 = value["p95_deg"]?.double else { continue }
+        out[name] = (rmse, p95)
+    }
+    return out
+}
+
+func runAttitudeBenchmarks() {
+    let folder = Environment.value("LODESTONE_BROAD_DIR") ?? ".build/bench/broad"
+    let trials = loadTrials(folder)
+    let reference = loadReference(Environment.value("LODESTONE_ATTITUDE_REFERENCE"))
+    if trials.isEmpty {
+        if report.shouldRun("attitude.broad") {
+            StandardOutput().write("attitude.broad: skipped, no BROAD trials in \(folder) (make bench unpacks ../shared/data/broad there)\n")
+        }
+    }
+    for trial in trials {
+        let s = score(trial)
+        var extra: [(String, String)] = [("rmse_deg", format(s.rmse, 2)), ("p95_deg", format(s.p95, 2)),
+                                         ("coverage", format(s.coverage, 3)), ("tilt_rmse_deg", format(s.tiltRMSE, 2)), ("rows", "\(s.rows)"),
+                                         ("heading_unavailable", "\(s.unavailable)"),
+                                         ("median_accuracy_deg", format(s.medianAccuracy, 2)),
+                                         ("mag_disturbed", format(s.disturbedFraction, 3)),
+                                         ("accel_rejected", format(s.rejectedFraction, 3))]
+        for filterName in ["vqf", "fusion"] {
+            if let r = reference["attitude.reference.\(filterName).\(trial.name)"] {
+                extra.append(("\(filterName)_rmse_deg", format(r.rmse, 2)))
+                extra.append(("\(filterName)_p95_deg", format(r.p95, 2)))
+            }
+        }
+        reportFigure("attitude.broad.\(trial.name)", extra: extra)
+    }
+
+    // Cost per update: replay a trial (or a synthetic tumble) through one filter.
+    var samples: [(t: Double, g: Vector3, a: Vector3, m: Vector3)] = []
+    if let trial = trials.first {
+        for r in trial.raw.prefix(20_000) where r.count >= 10 {
+            samples.append((r[0], Vector3(r[7], r[8], r[9]), Vector3(r[4], r[5], r[6]), Vector3(r[1], r[2], r[3])))
+        }
+    } else {
+        var rng = SplitMix64(seed: 13)
+        for i in 0..<20_000 {
+            let t = Double(i) * 0.01
+            samples.append((t, Vector3(rng.nextGaussian() * 30, rng.nextGaussian() * 30, rng.nextGaussian() * 30),
+                            Vector3(rng.nextGaussian() * 0.1, rng.nextGaussian() * 0.1, -1),
+                            Vector3(15 + rng.nextGaussian(), rng.nextGaussian(), 40)))
+        }
+    }
+    let period = samples.count > 1 ? samples[samples.count - 1].t - samples[0].t + 0.01 : 0.01
+    var filter = AttitudeFilter()
+    var index = 0, lap = 0.0
+    bench("attitude.update", iterations: 400_000) { n in
+        for _ in 0..<n {
+            let s = samples[index]
+            filter.update(time: s.t + lap, gyroscope: s.g, accelerometer: s.a, magnetometer: s.m)
+            index += 1
+            if index == samples.count { index = 0; lap += period }
+        }
+        blackHole(filter.quaternion)
+    }
+    bench("attitude.update+estimate", iterations: 400_000) { n in
+        for _ in 0..<n {
+            let s = samples[index]
+            filter.update(time: s.t + lap, gyroscope: s.g, accelerometer: s.a, magnetometer: s.m)
+            blackHole(filter.estimate.headingDegrees)
+            index += 1
+            if index == samples.count { index = 0; lap += period }
+        }
+    }
+}

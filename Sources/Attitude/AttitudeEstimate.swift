@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Linear
+
+/// The filter's output for one sample.
+///
+/// ```swift
+/// let e = filter.estimate
+/// if let heading = e.headingDegrees { print(heading, "±", e.accuracyDegrees) }
+/// ```
+public struct AttitudeEstimate: Sendable, Hashable {
+    /// Body → NED (magnetic north).
+    public var quaternion: Quaternion
+    /// Magnetic heading of the body x axis projected on the horizontal plane, degrees in [0, 360);
+    /// nil when |pitch| exceeds `headingPitchLimit` (the projection vanishes) or before any heading.
+    public var headingDegrees: Double?
+    /// Roll, right side down positive, degrees in (−180, 180].
+    public var rollDegrees: Double
+    /// Pitch, nose up positive, degrees in [−90, 90].
+    public var pitchDegrees: Double
+    /// Rate of turn about the vertical, °/s, positive turning to starboard (clockwise seen from
+    /// above); nil without a gyro.
+    public var rateOfTurnDegreesPerSecond: Double?
+    /// Heading accuracy (degrees): the error stays within it about 90 % of the time.
+    public var accuracyDegrees: Double
+    /// Roll/pitch accuracy (degrees, same coverage).
+    public var tiltAccuracyDegrees: Double
+    /// Gyro bias currently subtracted (°/s, body axes).
+    public var gyroBias: Vector3
+    public var flags: AttitudeFlags
+
+    /// Roll, pitch and heading (Z-Y-X) of a body → NED quaternion; heading nil beyond `pitchLimit`.
+    public static func angles(of q: Quaternion, pitchLimit: Double) -> (roll: Double, pitch: Double, heading: Double?) {
+        // Third row of the matrix: the down axis in body coordinates.
+        let r20 = 2 * (q.x * q.z - q.w * q.y)
+        let r21 = 2 * (q.y * q.z + q.w * q.x)
+        let r22 = 1 - 2 * (q.x * q.x + q.y * q.y)
+        // First column: the body x axis in NED.
+        let r00 = 1 - 2 * (q.y * q.y + q.z * q.z)
+        let r10 = 2 * (q.x * q.y + q.w * q.z)
+        let pitch = degrees(asin(max(-1, min(1, -r20))))
+        let roll = degrees(atan2(r21, r22))
+        var heading: Double?
+        if abs(pitch) <= pitchLimit, r00 * r00 + r10 * r10 > 1e-12 {
+            var h = degrees(atan2(r10, r00))
+            if h < 0 { h += 360 }
+            if h >= 360 { h -= 360 }
+            heading = h
+        }
+        return (roll, pitch, heading)
+    }
+}

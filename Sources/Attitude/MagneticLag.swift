@@ -1,0 +1,37 @@
+/// Learns how far the magnetometer lags the gyro and removes the heading error that lag causes in
+/// fast turns.
+///
+/// A magnetometer sample that is `lag` seconds older than the gyro (filtering inside the chip,
+/// conversion time, read-out order) shows the heading of `lag` seconds ago: in a turn at rate ω the
+/// heading disagreement is −lag × ω. Regressing the disagreement on the vertical rate (both averaged
+/// over `magneticLagTimeConstant`) gives the lag; the correction adds lag × ω back. Only turns
+/// faster than `magneticLagMinimumRate` teach it, and the lag is limited to ±`magneticLagLimit`.
+///
+/// ```swift
+/// var lag = MagneticLag()
+/// let correction = lag.update(innovation: -0.05, verticalRate: 5, dt: 0.01, settings: settings)
+/// ```
+public struct MagneticLag: Sendable {
+    private var product = 0.0       // mean of innovation × rate (rad²/s)
+    private var rateSquare = 0.0    // mean of rate² (rad²/s²)
+    /// The estimated lag (s), positive when the magnetometer is late.
+    public private(set) var seconds = 0.0
+
+    public init() {}
+
+    /// Feeds one innovation (radians) and vertical rate (rad/s); returns the correction (radians) to
+    /// add to the innovation.
+    public mutating func update(innovation: Double, verticalRate: Double, dt: Double, settings: AttitudeSettings) -> Double {
+        let minimum = settings.magneticLagMinimumRate * .pi / 180
+        if abs(verticalRate) > minimum, abs(innovation) < 0.5 {
+            let k = lowPassGain(dt: dt, tau: settings.magneticLagTimeConstant)
+            product += k * (innovation * verticalRate - product)
+            rateSquare += k * (verticalRate * verticalRate - rateSquare)
+            if rateSquare > minimum * minimum {
+                let limit = settings.magneticLagLimit
+                seconds = max(-limit, min(limit, -product / rateSquare))
+            }
+        }
+        return seconds * verticalRate
+    }
+}

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Linear
+
+/// Decides whether the measured field is the undisturbed earth field, by comparing its magnitude and
+/// dip with a reference; learns that reference, and adopts a new one when a "disturbance" lasts
+/// longer than the gyro can carry the heading (a new magnetic environment rather than a passing car).
+///
+/// The reference starts from the expected field (the WMM at the receiver, when known) or from the
+/// first field measured, and then follows the undisturbed field slowly.
+///
+/// ```swift
+/// var reference = MagneticReference()
+/// reference.setExpected(norm: 49.8, dipDegrees: 64.1)
+/// let disturbed = reference.isDisturbed(norm: 62, dipDegrees: 64, settings: settings)
+/// ```
+public struct MagneticReference: Sendable {
+    /// Reference magnitude (µT), or nil before the first field.
+    public private(set) var norm: Double?
+    /// Reference dip (degrees, positive down).
+    public private(set) var dipDegrees: Double = 0
+    /// How long the current disturbance has lasted (s).
+    public private(set) var disturbedDuration = 0.0
+    private var candidateNorm = 0.0
+    private var candidateDip = 0.0
+
+    public init() {}
+
+    /// Sets the reference from an expected field (e.g. the WMM): magnitude (µT) and dip (degrees).
+    public mutating func setExpected(norm: Double, dipDegrees: Double) {
+        guard norm.isFinite, norm > 0, dipDegrees.isFinite else { return }
+        self.norm = norm; self.dipDegrees = dipDegrees
+        disturbedDuration = 0
+    }
+
+    /// The weight (0…1] a field of this magnitude and dip deserves: 1 within the tolerances, then
+    /// (tolerance / deviation)² for the worse of the two.
+    public func weight(norm measured: Double, dipDegrees dip: Double, settings: AttitudeSettings) -> Double {
+        guard let norm else { return 1 }
+        let normRatio = abs(measured - norm) / max(1e-9, settings.magneticNormTolerance * norm)
+        let dipRatio = abs(dip - dipDegrees) / max(1e-9, settings.magneticDipToleranceDegrees)
+        let worst = max(normRatio, dipRatio)
+        return worst <= 1 ? 1 : 1 / (worst * worst)
+    }
+
+    /// True when a field of this magnitude and dip deviates from the reference.
+    public func isDisturbed(norm measured: Double, dipDegrees dip: Double, settings: AttitudeSettings) -> Bool {
+        guard let norm else { return false }
+        return abs(measured - norm) > settings.magneticNormTolerance * norm
+            || abs(dip - dipDegrees) > settings.magneticDipToleranceDegrees
+    }
+
+    /// Feeds one field measurement (magnitude µT, dip degrees). Returns whether it is disturbed, and
+    /// whether the reference was replaced because the disturbance outlasted what the gyro can hold
+    /// (`gyroHoldExceeded`, or `magneticRejectionTimeout`).
+    public mutating func update(norm measured: Double, dipDegrees dip: Double, dt: Double, gyroHoldExceeded: Bool,
+                                settings: AttitudeSettings) -> (disturbed: Bool, replaced: Bool) {
+        guard let current = norm else {
+            norm = measured; dipDegrees = dip
+            return (false, false)
+        }
+        if !isDisturbed(norm: measured, dipDegrees: dip, settings: settings) {
+            let k = lowPassGain(dt: dt, tau: settings.magneticReferenceTimeConstant)
+            norm = current + k * (measured - current)
+            dipDegrees += k * (dip - dipDegrees)
+            disturbedDuration = 0
+            return (false, false)
+        }
+        if disturbedDuration == 0 {
+            candidateNorm = measured; candidateDip = dip
+        }
+        disturbedDuration += dt
+        let k = lowPassGain(dt: dt, tau: settings.magneticCandidateTimeConstant)
+        candidateNorm += k * (measured - candidateNorm)
+        candidateDip += k * (dip - candidateDip)
+        if disturbedDuration > settings.magneticRejectionTimeout || gyroHoldExceeded {
+            norm = candidateNorm; dipDegrees = candidateDip
+            disturbedDuration = 0
+            return (isDisturbed(norm: measured, dipDegrees: dip, settings: settings), true)
+        }
+        return (true, false)
+    }
+}
