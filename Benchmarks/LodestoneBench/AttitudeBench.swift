@@ -164,16 +164,16 @@ func runAttitudeBenchmarks() {
     }
     for trial in trials {
         let s = score(trial)
-        var extra: [(String, String)] = [("rmse_deg", format(s.rmse, 2)), ("p95_deg", format(s.p95, 2)),
-                                         ("coverage", format(s.coverage, 3)), ("tilt_rmse_deg", format(s.tiltRMSE, 2)), ("rows", "\(s.rows)"),
+        var extra: [(String, String)] = [("rmse_deg", fixed(s.rmse, 2)), ("p95_deg", fixed(s.p95, 2)),
+                                         ("coverage", fixed(s.coverage, 3)), ("tilt_rmse_deg", fixed(s.tiltRMSE, 2)), ("rows", "\(s.rows)"),
                                          ("heading_unavailable", "\(s.unavailable)"),
-                                         ("median_accuracy_deg", format(s.medianAccuracy, 2)),
-                                         ("mag_disturbed", format(s.disturbedFraction, 3)),
-                                         ("accel_rejected", format(s.rejectedFraction, 3))]
+                                         ("median_accuracy_deg", fixed(s.medianAccuracy, 2)),
+                                         ("mag_disturbed", fixed(s.disturbedFraction, 3)),
+                                         ("accel_rejected", fixed(s.rejectedFraction, 3))]
         for filterName in ["vqf", "fusion"] {
             if let r = reference["attitude.reference.\(filterName).\(trial.name)"] {
-                extra.append(("\(filterName)_rmse_deg", format(r.rmse, 2)))
-                extra.append(("\(filterName)_p95_deg", format(r.p95, 2)))
+                extra.append(("\(filterName)_rmse_deg", fixed(r.rmse, 2)))
+                extra.append(("\(filterName)_p95_deg", fixed(r.p95, 2)))
             }
         }
         reportFigure("attitude.broad.\(trial.name)", extra: extra)
