@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "Geodesy", swiftSettings: strict),
         .target(name: "Geomagnetism", exclude: ["generate_coefficients.py"], swiftSettings: strict),
         .target(name: "Calibration", dependencies: ["Linear", "JSON", "Platform"], swiftSettings: strict),
-        .target(name: "Heading", dependencies: ["Linear", "Calibration", "Geomagnetism"], swiftSettings: strict),
+        .target(name: "Heading", dependencies: ["Linear", "Calibration", "Geomagnetism", "Attitude"], swiftSettings: strict),
         .target(name: "Attitude", dependencies: ["Linear"], swiftSettings: strict),
 
         // MARK: The OS edge

@@ -1,3 +1,4 @@
+import Attitude
 import Linear
 
 /// One calibrated sample: the input of the heading filter.
@@ -17,14 +18,18 @@ public struct CalibratedSample: Sendable, Hashable {
     public var acceleration: Vector3?
     /// True when the magnetometer reported an overflow for this sample.
     public var saturated: Bool
+    /// Rotation rate in body axes, °/s; nil without a gyroscope. With it, the heading comes from the
+    /// gyro-aided attitude filter.
+    public var rotationRate: Vector3?
 
     public init(monotonic: Double, wall: Double, magnetic: Vector3, acceleration: Vector3? = nil,
-                saturated: Bool = false) {
+                saturated: Bool = false, rotationRate: Vector3? = nil) {
         self.monotonic = monotonic
         self.wall = wall
         self.magnetic = magnetic
         self.acceleration = acceleration
         self.saturated = saturated
+        self.rotationRate = rotationRate
     }
 }
 
@@ -68,6 +73,9 @@ public struct HeadingEstimate: Sendable, Hashable {
     /// Rate of turn of the smoothed heading, degrees/s, positive clockwise.
     public var turnRate: Double
     public var flags: HeadingFlags
+    /// The orientation, body → NED (magnetic north), from the gyro-aided attitude filter; nil without
+    /// a gyroscope.
+    public var attitude: Quaternion?
 
     /// Roll, degrees (positive right side down); nil without accelerometer.
     public var roll: Double? { tilt?.roll }
@@ -81,7 +89,7 @@ public struct HeadingEstimate: Sendable, Hashable {
                 rawMagneticHeading: Double, accuracy: Double, trueAccuracy: Double?, declination: Double?,
                 declinationSource: DeclinationSource, deviation: Double, fieldStrength: Double,
                 horizontalField: Double, inclination: Double?, tilt: Tilt?,
-                turnRate: Double, flags: HeadingFlags) {
+                turnRate: Double, flags: HeadingFlags, attitude: Quaternion? = nil) {
         self.monotonic = monotonic
         self.wall = wall
         self.magneticHeading = magneticHeading
@@ -98,5 +106,6 @@ public struct HeadingEstimate: Sendable, Hashable {
         self.tilt = tilt
         self.turnRate = turnRate
         self.flags = flags
+        self.attitude = attitude
     }
 }

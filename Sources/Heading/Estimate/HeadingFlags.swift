@@ -32,13 +32,18 @@ public struct HeadingFlags: OptionSet, Sendable, Hashable {
     public static let turning = HeadingFlags(rawValue: 1 << 10)
     /// A deviation-card correction was applied.
     public static let deviationApplied = HeadingFlags(rawValue: 1 << 11)
+    /// The heading comes from the gyro-aided attitude filter.
+    public static let gyroAided = HeadingFlags(rawValue: 1 << 12)
+    /// The attitude filter is still settling (its first seconds, or after a restart).
+    public static let initialising = HeadingFlags(rawValue: 1 << 13)
 
     /// Every flag with its name, in bit order.
     public static let all: [(flag: HeadingFlags, name: String)] = [
         (.disturbed, "disturbed"), (.blackout, "blackout"), (.caution, "caution"), (.tiltHeld, "tiltHeld"),
         (.levelOnly, "levelOnly"), (.noDeclination, "noDeclination"), (.stale, "stale"),
         (.saturated, "saturated"), (.weakField, "weakField"), (.restarted, "restarted"),
-        (.turning, "turning"), (.deviationApplied, "deviationApplied"),
+        (.turning, "turning"), (.deviationApplied, "deviationApplied"), (.gyroAided, "gyroAided"),
+        (.initialising, "initialising"),
     ]
 
     /// Names of the flags set, in bit order (for logs and JSON).

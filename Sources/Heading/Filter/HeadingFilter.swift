@@ -1,3 +1,4 @@
+import Attitude
 import Linear
 
 /// The heading stage: calibrated samples in, `HeadingEstimate`s out.
@@ -32,6 +33,10 @@ public struct HeadingFilter: Sendable {
     /// What the deviation learner needs from the last estimate.
     var last: LastHeading?
     var cardInUse: Bool
+    /// The gyro-aided attitude filter, from the first sample with a rotation rate on.
+    var attitude: AttitudeFilter?
+    /// The expected field last handed to the attitude filter.
+    var attitudeField: ExpectedField?
 
     public init(configuration: HeadingFilterConfiguration = HeadingFilterConfiguration()) {
         self.configuration = configuration
@@ -52,6 +57,7 @@ public struct HeadingFilter: Sendable {
     /// Restarts the smoothing and the tilt (keeps the card, the cached field and the baseline).
     public mutating func reset() {
         tilt.reset(); smoother.reset(); disturbance.resetShortTerm()
+        attitude?.reset()
         lastTime = nil; last = nil
     }
 
@@ -61,6 +67,7 @@ public struct HeadingFilter: Sendable {
         guard s.monotonic.isFinite, s.wall.isFinite, b.isFinite else { return nil }
         let strength = b.norm
         guard strength.isFinite else { return nil }
+        if let rate = s.rotationRate { return updateWithGyroscope(s, rate: rate) }
         var flags: HeadingFlags = []
 
         var dt = 0.0
@@ -96,8 +103,7 @@ public struct HeadingFilter: Sendable {
         // Expected field, disturbance, zones.
         let inclination = reading.tilt == nil ? nil : Tilt.inclination(ofLevelled: level)
         var expected: ExpectedField?
-        if configuration.fieldProvider != nil, let p = declinationSource.position,
-           let cached = cache.field(latitude: p.latitude, longitude: p.longitude, wall: s.wall) {
+        if let cached = expectedField(wall: s.wall) {
             expected = cached.field
             if cached.stale { flags.insert(.stale) }
         }
@@ -121,18 +127,7 @@ public struct HeadingFilter: Sendable {
         let magnetic = normalizeDegrees(compass + deviation)
 
         // Declination and true heading.
-        var declination: Double?
-        var declinationUncertainty = configuration.modelDeclinationUncertainty
-        switch declinationSource {
-        case let .manual(d):
-            declination = d.isFinite ? signedDifference(d, 0) : nil
-            declinationUncertainty = configuration.manualDeclinationUncertainty
-        case .wmm, .location:
-            declination = expected?.declination
-            if let u = expected?.declinationUncertainty { declinationUncertainty = u }
-        case .none:
-            break
-        }
+        let (declination, declinationUncertainty) = declinationNow(expected: expected)
         if declination == nil { flags.insert(.noDeclination) }
 
         // Accuracy.
@@ -159,6 +154,27 @@ public struct HeadingFilter: Sendable {
         last = LastHeading(monotonic: s.monotonic, compassHeading: compass, turnRate: estimate.turnRate,
                            declination: declination, flags: flags)
         return estimate
+    }
+}
+
+extension HeadingFilter {
+    /// The declination (east positive) and its 1σ uncertainty, from the source in use.
+    func declinationNow(expected: ExpectedField?) -> (declination: Double?, uncertainty: Double) {
+        switch declinationSource {
+        case let .manual(d):
+            return (d.isFinite ? signedDifference(d, 0) : nil, configuration.manualDeclinationUncertainty)
+        case .wmm, .location:
+            return (expected?.declination, expected?.declinationUncertainty ?? configuration.modelDeclinationUncertainty)
+        case .none:
+            return (nil, configuration.modelDeclinationUncertainty)
+        }
+    }
+
+    /// The expected field at the declination source's position (cached), and whether it is stale.
+    mutating func expectedField(wall: Double) -> (field: ExpectedField, stale: Bool)? {
+        guard configuration.fieldProvider != nil, let p = declinationSource.position,
+              let cached = cache.field(latitude: p.latitude, longitude: p.longitude, wall: wall) else { return nil }
+        return (cached.field, cached.stale)
     }
 }
 

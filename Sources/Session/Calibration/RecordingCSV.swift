@@ -23,6 +23,8 @@ struct Recording {
     /// Accelerometer readings, when the file has `ax,ay,az` (aligned with `magnetic`; nil where a
     /// row has no usable value).
     var acceleration: [Vector3?]?
+    /// Rotation rate (°/s, body axes) per magnetic row, when the recording has gx,gy,gz columns.
+    var rotationRate: [Vector3?]?
     /// Times, when the file has `t` (aligned with `magnetic`).
     var times: [Double?]?
     /// The `t` column exactly as written (aligned with `magnetic`), for output that copies it.
@@ -39,7 +41,7 @@ struct Recording {
     static func parse(_ text: String, path: String) throws(RecordingError) -> Recording {
         var recording = Recording()
         var header: [String]?
-        var columns: (x: Int, y: Int, z: Int, t: Int?, accel: (Int, Int, Int)?)?
+        var columns: (x: Int, y: Int, z: Int, t: Int?, accel: (Int, Int, Int)?, gyro: (Int, Int, Int)?)?
         var lineNumber = 0
         // "\r\n" is one Character, so split on every kind of line end.
         for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
@@ -53,6 +55,7 @@ struct Recording {
                 recording.magneticColumns = columns.map { c in [c.x, c.y, c.z].map { header?[$0] ?? "" } } ?? []
                 if columns?.t != nil { recording.times = []; recording.timeTexts = [] }
                 if columns?.accel != nil { recording.acceleration = [] }
+                if columns?.gyro != nil { recording.rotationRate = [] }
                 continue
             }
             recording.rowCount += 1
@@ -84,13 +87,12 @@ struct Recording {
                 recording.times?.append(optional(t))
                 recording.timeTexts?.append(t < fields.count ? fields[t] : "")
             }
-            if let a = c.accel {
-                if let ax = optional(a.0), let ay = optional(a.1), let az = optional(a.2) {
-                    recording.acceleration?.append(Vector3(ax, ay, az))
-                } else {
-                    recording.acceleration?.append(nil)
-                }
+            func vector(_ i: (Int, Int, Int)) -> Vector3? {
+                guard let x = optional(i.0), let y = optional(i.1), let z = optional(i.2) else { return nil }
+                return Vector3(x, y, z)
             }
+            if let a = c.accel { recording.acceleration?.append(vector(a)) }
+            if let g = c.gyro { recording.rotationRate?.append(vector(g)) }
         }
         guard header != nil else { throw .empty(path: path) }
         guard recording.rowCount > 0 else { throw .noRows(path: path) }
@@ -109,7 +111,7 @@ struct Recording {
     }
 
     private static func locate(_ names: [String], path: String, line: Int, text: String) throws(RecordingError)
-        -> (x: Int, y: Int, z: Int, t: Int?, accel: (Int, Int, Int)?) {
+        -> (x: Int, y: Int, z: Int, t: Int?, accel: (Int, Int, Int)?, gyro: (Int, Int, Int)?) {
         if !names.isEmpty, names.allSatisfy({ Double($0) != nil }) {
             throw .noHeader(path: path, line: line, text: sanitize(String(text.prefix(60))))
         }
@@ -119,7 +121,8 @@ struct Recording {
         guard let (x, y, z) = Self.all(plain) ?? Self.all(prefixed) else {
             throw .missingColumns(path: path, found: names.map { sanitize($0) })
         }
-        return (x, y, z, index("t"), Self.all((index("ax"), index("ay"), index("az"))))
+        return (x, y, z, index("t"), Self.all((index("ax"), index("ay"), index("az"))),
+                Self.all((index("gx"), index("gy"), index("gz"))))
     }
 
     private static func all(_ t: (Int?, Int?, Int?)) -> (Int, Int, Int)? {
@@ -137,7 +140,7 @@ enum RecordingError: UserFacingError, Equatable {
     case tooManyBadRows(path: String, bad: Int, rows: Int, examples: [Recording.BadRow])
 
     var message: String {
-        let format = "expected a header line naming the columns x,y,z (or mx,my,mz) and optionally t and ax,ay,az, e.g.\n  t,x,y,z\n  0.000,12.5,-30.1,41.0"
+        let format = "expected a header line naming the columns x,y,z (or mx,my,mz) and optionally t, ax,ay,az and gx,gy,gz, e.g.\n  t,x,y,z\n  0.000,12.5,-30.1,41.0"
         switch self {
         case .empty(let path):
             return "\(path) is empty: \(format)"

@@ -96,23 +96,26 @@ public final class HeadingPipeline {
     @discardableResult
     public func process(_ sample: MagnetometerSample) -> HeadingEstimate? {
         lastSample = sample
-        return process(field: sample.field, acceleration: sample.acceleration,
+        return process(field: sample.field, acceleration: sample.acceleration, rotationRate: nil,
                        monotonic: sample.monotonic, wall: sample.wall)
     }
 
-    /// Runs one body-axis field (µT, before calibration) and optional specific force (g) through
-    /// calibration and the filter.
+    /// Runs one body-axis field (µT, before calibration), optional specific force (g) and rotation
+    /// rate (°/s; with it the heading is gyro-aided) through calibration and the filter.
     @discardableResult
-    public func process(field: Vector3, acceleration: Vector3?, monotonic: Double, wall: Double) -> HeadingEstimate? {
+    public func process(field: Vector3, acceleration: Vector3?, rotationRate: Vector3? = nil, monotonic: Double,
+                        wall: Double) -> HeadingEstimate? {
         var magnetic = profile.map { $0.apply(field) } ?? field
         var acceleration = acceleration.map { a in profile?.accelerometer?.apply(a) ?? a }
+        var rotationRate = rotationRate
         if let correction {
             magnetic = correction * magnetic
             acceleration = acceleration.map { correction * $0 }
+            rotationRate = rotationRate.map { correction * $0 }
         }
         lastCalibrated = magnetic
-        guard let e = filter.update(sample: CalibratedSample(monotonic: monotonic, wall: wall,
-                                                             magnetic: magnetic, acceleration: acceleration))
+        guard let e = filter.update(sample: CalibratedSample(monotonic: monotonic, wall: wall, magnetic: magnetic,
+                                                             acceleration: acceleration, rotationRate: rotationRate))
         else { return nil }
         estimate = e
         return e

@@ -73,7 +73,9 @@ public struct HeadingReplay: Sendable {
             // accelerometer calibration likewise, the pipeline applies a µT profile's own.
             let field = inputProfile.map { $0.apply(input) * scale } ?? input * scale
             let acceleration = recording.acceleration?[i].map { a in inputProfile?.accelerometer?.apply(a) ?? a }
-            guard let e = pipeline.process(field: field, acceleration: acceleration, monotonic: t, wall: startWall + t)
+            let rotationRate = recording.rotationRate?[i]
+            guard let e = pipeline.process(field: field, acceleration: acceleration, rotationRate: rotationRate,
+                                           monotonic: t, wall: startWall + t)
             else { skipped += 1; continue }
             lines.append(json ? Self.jsonLine(timeTexts[i], e) : Self.csvLine(timeTexts[i], e))
             if lines.count >= 256 {
@@ -86,14 +88,18 @@ public struct HeadingReplay: Sendable {
         return .success
     }
 
+    /// The output columns. The last five (rate of turn and the attitude quaternion, body → NED,
+    /// magnetic north) are filled when the recording has gyroscope columns (gx,gy,gz in °/s).
     public static let header = "t,heading_magnetic_deg,heading_true_deg,accuracy_deg,heading_magnetic_raw_deg,declination_deg,"
-        + "declination_source,field_uT,roll_deg,pitch_deg,flags"
+        + "declination_source,field_uT,roll_deg,pitch_deg,flags,rate_of_turn_dps,qw,qx,qy,qz"
 
     static func csvLine(_ t: String, _ e: HeadingEstimate) -> String {
         func v(_ x: Double?, _ d: Int = 4) -> String { x.map { plain($0, decimals: d) } ?? "" }
+        let q = e.attitude
         return [t, v(e.magneticHeading), v(e.trueHeading), e.isAccuracyAvailable ? v(e.accuracy, 3) : "",
                 v(e.rawMagneticHeading), v(e.declination), e.declinationSource.label, v(e.fieldStrength, 3),
-                v(e.roll, 3), v(e.pitch, 3), e.flags.names.joined(separator: "|")].joined(separator: ",")
+                v(e.roll, 3), v(e.pitch, 3), e.flags.names.joined(separator: "|"),
+                v(q == nil ? nil : e.turnRate, 3), v(q?.w, 6), v(q?.x, 6), v(q?.y, 6), v(q?.z, 6)].joined(separator: ",")
     }
 
     static func jsonLine(_ t: String, _ e: HeadingEstimate) -> String {
@@ -104,6 +110,8 @@ public struct HeadingReplay: Sendable {
             ("heading_magnetic_raw_deg", n(e.rawMagneticHeading)), ("declination_deg", n(e.declination)),
             ("declination_source", .string(e.declinationSource.label)), ("field_uT", n(e.fieldStrength)),
             ("roll_deg", n(e.roll)), ("pitch_deg", n(e.pitch)), ("flags", .array(e.flags.names.map { .string($0) })),
+            ("rate_of_turn_dps", n(e.attitude == nil ? nil : e.turnRate)),
+            ("qw", n(e.attitude?.w)), ("qx", n(e.attitude?.x)), ("qy", n(e.attitude?.y)), ("qz", n(e.attitude?.z)),
         ]).serialized()
     }
 

@@ -1,0 +1,71 @@
+import Attitude
+import Glibc
+import Linear
+
+extension HeadingFilter {
+    /// The gyro-aided path: the attitude filter (gyro integration, gravity with acceleration
+    /// rejection, magnetic heading with disturbance rejection, bias estimation) gives the magnetic
+    /// heading, roll, pitch, rate of turn and accuracy; this stage adds what it adds to every heading:
+    /// the expected field (handed to the attitude filter for its disturbance check), zones, the
+    /// deviation card and the declination. No circular smoothing: the filter is its own smoother.
+    mutating func updateWithGyroscope(_ s: CalibratedSample, rate: Vector3) -> HeadingEstimate? {
+        var flags: HeadingFlags = [.gyroAided]
+        if let last = lastTime, s.monotonic - last < 0 || s.monotonic - last > configuration.maxGapSeconds {
+            flags.insert(.restarted)
+        }
+        lastTime = s.monotonic
+
+        var expected: ExpectedField?
+        if let cached = expectedField(wall: s.wall) {
+            expected = cached.field
+            if cached.stale { flags.insert(.stale) }
+        }
+        if attitude == nil { attitude = AttitudeFilter() }
+        if let expected, expected != attitudeField {
+            // The field in the magnetic-north frame the attitude filter works in: north and down.
+            let dip = expected.inclination * .pi / 180
+            attitude?.setExpectedField(ned: Vector3(expected.totalField * cos(dip), 0, expected.totalField * sin(dip)))
+            attitudeField = expected
+        }
+        attitude?.update(time: s.monotonic, gyroscope: rate, accelerometer: s.acceleration, magnetometer: s.magnetic)
+        guard let a = attitude?.estimate, let compass = a.headingDegrees else { return nil }
+
+        if a.flags.contains(.magneticDisturbance) { flags.insert(.disturbed) }
+        if a.flags.contains(.accelerationRejected) { flags.insert(.tiltHeld) }
+        if a.flags.contains(.initialising) { flags.insert(.initialising) }
+        if s.acceleration == nil { flags.insert(.levelOnly) }
+        switch expected?.zone {
+        case .blackout: flags.insert([.blackout, .caution])
+        case .caution: flags.insert(.caution)
+        default: break
+        }
+        if s.saturated { flags.insert([.saturated, .caution]) }
+
+        var deviation = 0.0
+        if cardInUse {
+            deviation = deviationTable.correction(atCompassHeading: compass)
+            flags.insert(.deviationApplied)
+        }
+        let magnetic = normalizeDegrees(compass + deviation)
+        let (declination, declinationUncertainty) = declinationNow(expected: expected)
+        if declination == nil { flags.insert(.noDeclination) }
+        let accuracy = s.saturated ? AccuracyModel.unavailable : Swift.min(AccuracyModel.unavailable, a.accuracyDegrees)
+        let trueAccuracy = declination.map { _ in
+            Swift.min(AccuracyModel.unavailable, (accuracy * accuracy + declinationUncertainty * declinationUncertainty).squareRoot())
+        }
+        let tilt = Tilt(roll: a.rollDegrees, pitch: a.pitchDegrees)
+        let level = tilt.levelled(s.magnetic)
+        let horizontal = (level.x * level.x + level.y * level.y).squareRoot()
+        let estimate = HeadingEstimate(
+            monotonic: s.monotonic, wall: s.wall, magneticHeading: magnetic,
+            trueHeading: declination.map { normalizeDegrees(magnetic + $0) },
+            rawMagneticHeading: normalizeDegrees(Tilt.heading(ofLevelled: level) + deviation),
+            accuracy: accuracy, trueAccuracy: trueAccuracy, declination: declination,
+            declinationSource: declinationSource, deviation: deviation, fieldStrength: s.magnetic.norm,
+            horizontalField: horizontal, inclination: Tilt.inclination(ofLevelled: level), tilt: tilt,
+            turnRate: a.rateOfTurnDegreesPerSecond ?? 0, flags: flags, attitude: a.quaternion)
+        last = LastHeading(monotonic: s.monotonic, compassHeading: compass, turnRate: estimate.turnRate,
+                           declination: declination, flags: flags)
+        return estimate
+    }
+}
