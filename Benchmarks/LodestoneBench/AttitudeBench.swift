@@ -10,6 +10,13 @@ import Platform
 // Benchmarks/attitude/reference_filters.py, are read from LODESTONE_ATTITUDE_REFERENCE (a file of
 // JSON lines) and shown beside ours.
 
+/// CPU time of the calling thread in nanoseconds.
+private func threadCPUNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
 /// One BROAD trial: sensor rows and truth rows, one to one.
 private struct BroadTrial {
     var name: String
@@ -197,6 +204,23 @@ func runAttitudeBenchmarks() {
     let period = samples.count > 1 ? samples[samples.count - 1].t - samples[0].t + 0.01 : 0.01
     var filter = AttitudeFilter()
     var index = 0, lap = 0.0
+    // CPU time of this thread per update: unlike the wall clock, not inflated when other processes
+    // share the cores.
+    if report.shouldRun("attitude.update.cpu") {
+        var filter = AttitudeFilter()
+        var best = Double.infinity
+        for _ in 0..<5 {
+            let t0 = threadCPUNanoseconds()
+            for i in 0..<200_000 {
+                let s = samples[i % samples.count]
+                filter.update(time: s.t + Double(i / samples.count) * period, gyroscope: s.g, accelerometer: s.a, magnetometer: s.m)
+            }
+            blackHole(filter.quaternion)
+            best = min(best, Double(threadCPUNanoseconds() - t0) / 200_000)
+            filter = AttitudeFilter()
+        }
+        reportFigure("attitude.update.cpu", extra: [("cpu_ns_per_update", format(best, 1))])
+    }
     bench("attitude.update", iterations: 400_000) { n in
         for _ in 0..<n {
             let s = samples[index]

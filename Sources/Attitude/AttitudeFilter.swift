@@ -310,7 +310,8 @@ public struct AttitudeFilter: Sendable {
         let correction = Quaternion.levelling(up: e)
         inclination = (correction * inclination).renormalized
         // The short average's lean from the slow one is the tilt error this correction lets in.
-        let leanDegrees = degrees(atan2(lateral, shortAverage.dot(referenceAverage)))
+        let along = shortAverage.dot(referenceAverage)
+        let leanDegrees = along > lateral ? degrees(lateral / along) : 90    // tan θ ≈ θ below 45°
         accuracy.tiltCorrected(gain: gain, residualDegrees: min(residual, 90), leanDegrees: leanDegrees,
                                averagingGain: lowPassGain(dt: dt, tau: settings.accelerationTimeConstant),
                                dt: dt, settings: settings)

@@ -9,7 +9,8 @@
 ///   bias of 0.05 °/s would take 60 s to match.
 ///
 /// A few settings strike a balance between trusting the gyro and trusting the references (the
-/// innovation gate's width, the drift allowed while gravity is rejected, `gyroRotationUncertainty`);
+/// innovation gate's width, the rejection angle and the drift allowed while gravity is rejected,
+/// `gyroRotationUncertainty`, `tiltLeanFraction`);
 /// their defaults were picked where all four BROAD development trials (01, 07, 15, 30) improved
 /// together, not for one of them.
 ///
@@ -38,8 +39,8 @@ public struct AttitudeSettings: Sendable, Hashable {
     public var accelerationReferenceTimeConstant: Double = 20
 
     /// Angle (degrees) between the short and the slow average of the specific force beyond which
-    /// samples are treated as vehicle acceleration and weighted by `accelerationRejectionWeight`.
-    /// Default 10°.
+    /// samples are treated as vehicle acceleration and weighted by `accelerationRejectionWeight`:
+    /// a 0.12 g launch or turn. Default 7°.
     public var accelerationRejectionDegrees: Double = 7
 
     /// Deviation of the short average's magnitude from 1 g beyond which samples are also rejected (g).
