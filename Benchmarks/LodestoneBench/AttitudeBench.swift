@@ -219,7 +219,7 @@ func runAttitudeBenchmarks() {
             best = min(best, Double(threadCPUNanoseconds() - t0) / 200_000)
             filter = AttitudeFilter()
         }
-        reportFigure("attitude.update.cpu", extra: [("cpu_ns_per_update", format(best, 1))])
+        reportFigure("attitude.update.cpu", extra: [("cpu_ns_per_update", fixed(best, 1))])
     }
     bench("attitude.update", iterations: 400_000) { n in
         for _ in 0..<n {
