@@ -1,0 +1,74 @@
+import Foundation
+@testable import Session
+import Testing
+import TestSupport
+
+/// `heading --from-file` with gyroscope columns: the whole filter stage, gyro-aided, on real IMU
+/// recordings with optical truth (BROAD excerpts, Tests/Fixtures/broad; CC BY 4.0, see SOURCES.md).
+@Suite("heading replay with a gyroscope (BROAD)")
+struct GyroReplayTests {
+    static let folder = packageRoot.appendingPathComponent("Tests/Fixtures/broad")
+    static let trials = ["01": "broad_01_undisturbed_slow_rotation_A", "07": "broad_07_undisturbed_fast_rotation_B",
+                         "15": "broad_15_undisturbed_fast_translation_A", "30": "broad_30_disturbed_stationary_magnet_C"]
+
+    /// Error of each output row against the truth in the same file, over the rows the benchmark
+    /// scores (movement, |pitch| ≤ 60°).
+    func errors(trial: String) throws -> (errors: [Double], rows: [[String: String]]) {
+        let path = Self.folder.appendingPathComponent(Self.trials[trial]! + "_excerpt.csv").path
+        let h = try SessionHarness("gyro-replay")
+        #expect(try HeadingReplay(path: path).run(runtime: h.runtime("heading")) == .success)
+        let out = h.output.lines
+        let header = out[0].split(separator: ",").map(String.init)
+        let rows = out.dropFirst().map { line in
+            Dictionary(uniqueKeysWithValues: zip(header, line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
+        }
+        let input = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        let inHeader = input[0].split(separator: ",").map(String.init)
+        var truth: [String: (heading: Double, pitch: Double, moving: Bool)] = [:]
+        for line in input.dropFirst() {
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let row = Dictionary(uniqueKeysWithValues: zip(inHeader, cells))
+            if let t = row["t"], let heading = row["heading_deg"].flatMap(Double.init), let pitch = row["pitch_deg"].flatMap(Double.init) {
+                truth[t] = (heading, pitch, row["movement"] == "1")
+            }
+        }
+        var errors: [Double] = []
+        for row in rows {
+            guard let t = row["t"], let truth = truth[t], truth.moving, abs(truth.pitch) <= 60, truth.heading.isFinite,
+                  let heading = row["heading_magnetic_deg"].flatMap(Double.init) else { continue }
+            errors.append(abs((heading - truth.heading + 540).truncatingRemainder(dividingBy: 360) - 180))
+        }
+        return (errors, rows)
+    }
+
+    @Test("heading error during motion stays within the attitude filter's own bounds",
+          arguments: ["01", "07", "15", "30"])
+    func headingError(trial: String) throws {
+        let (errors, rows) = try errors(trial: trial)
+        #expect(errors.count > 400)
+        let rmse = (errors.map { $0 * $0 }.reduce(0, +) / Double(errors.count)).squareRoot()
+        // The filter alone gives 2.82°, 0.75°, 1.02° and 0.72° on these excerpts (AttitudeTests); the
+        // pipeline must not lose that.
+        let bound = ["01": 4.0, "07": 1.4, "15": 1.5, "30": 1.4][trial]!
+        #expect(rmse < bound, "RMSE \(rmse)° on trial \(trial)")
+        #expect(rows.allSatisfy { ($0["flags"] ?? "").contains("gyroAided") })
+        #expect(rows.allSatisfy { $0["qw"].flatMap(Double.init) != nil && $0["rate_of_turn_dps"].flatMap(Double.init) != nil })
+        let norms = rows.compactMap { r -> Double? in
+            guard let w = r["qw"].flatMap(Double.init), let x = r["qx"].flatMap(Double.init),
+                  let y = r["qy"].flatMap(Double.init), let z = r["qz"].flatMap(Double.init) else { return nil }
+            return (w * w + x * x + y * y + z * z).squareRoot()
+        }
+        #expect(norms.allSatisfy { abs($0 - 1) < 1e-5 }, "unit quaternions")
+    }
+
+    @Test("without gyroscope columns the old columns stay and the new ones are empty")
+    func noGyro() throws {
+        let h = try SessionHarness("replay-no-gyro")
+        let path = h.path("raw.csv")
+        try "t,x,y,z\n0,20,0,-40\n0.1,20,0,-40\n0.2,20,0,-40\n".write(toFile: path, atomically: true, encoding: .utf8)
+        _ = try HeadingReplay(path: path).run(runtime: h.runtime("heading"))
+        let last = try #require(h.output.lines.last)
+        #expect(last.hasSuffix(",,,,,"), "\(last)")
+        #expect(!last.contains("gyroAided"))
+    }
+}
