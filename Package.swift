@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "Linear"]),
         .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism", "Linear"]),
         .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Simulation", "Sensors", "Platform"]),
-        .testTarget(name: "HeadingTests", dependencies: ["Heading", "Simulation"]),
+        .testTarget(name: "HeadingTests", dependencies: ["Heading", "Simulation", "Attitude", "Linear"]),
         .testTarget(name: "AttitudeTests", dependencies: ["Attitude", "Linear"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Linear"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Platform"]),

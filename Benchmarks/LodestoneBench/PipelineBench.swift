@@ -13,6 +13,7 @@ import Simulation
 
 func runPipelineBenchmarks() {
     benchPipelineSample()
+    benchPipelineSampleWithGyroscope()
     benchWatchSession()
     reportCalibratedTiltedError()
 }
@@ -165,5 +166,36 @@ func benchWatchSession() {
         let request = WatchRequest(live: LiveRequest(sensors: SensorSelection(simulate: true)))
         _ = try? WatchSession.run(request, runtime: runtime)
         blackHole(Double(output.bytes))
+    }
+}
+
+/// The same pipeline with a gyroscope: field, specific force and rotation rate (a slow turn with a
+/// gentle roll) through the profile, the attitude filter, deviation and declination.
+private func benchPipelineSampleWithGyroscope() {
+    var rng = SplitMix64(seed: 12)
+    let field = Vector3(24.0, 5.5, -51.4)
+    let inputs: [(field: Vector3, acceleration: Vector3, rate: Vector3)] = (0..<1024).map { i in
+        let t = Double(i) * 0.005
+        let yaw = 10 * t, roll = 5 * sin(t)
+        let r = Matrix3.rotation(roll: radians(roll), pitch: 0, yaw: radians(yaw)).transposed
+        let noise = Vector3(rng.nextGaussian(), rng.nextGaussian(), rng.nextGaussian()) * 0.2
+        return (r * field + Vector3(30, -18, 12) + noise, r * Vector3(0, 0, -1), Vector3(5 * cos(t), 0, 10))
+    }
+    let profile = CalibrationProfile(sensor: SensorIdentity(chip: "icm20948"), offset: Vector3(30, -18, 12),
+                                     matrix: .identity, fieldStrength: 57, created: "bench")
+    let settings = HeadingSettings(declinationSource: .location(latitude: -33.8694, longitude: 151.199))
+    let setup = PipelineSetup(profile: profile, settings: settings, sensorNoise: 0.2)
+    bench("pipeline.sample_gyro", iterations: 200_000, extra: [("goal_ns", "1000")]) { n in
+        let pipeline = HeadingPipeline(setup)
+        var sum = 0.0
+        for i in 0..<n {
+            let x = inputs[i & 1023]
+            let t = Double(i) * 0.005
+            if let e = pipeline.process(field: x.field, acceleration: x.acceleration, rotationRate: x.rate,
+                                        monotonic: t, wall: 1_790_000_000 + t) {
+                sum += e.magneticHeading + e.accuracy
+            }
+        }
+        blackHole(sum)
     }
 }

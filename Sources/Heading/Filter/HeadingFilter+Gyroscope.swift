@@ -53,7 +53,11 @@ extension HeadingFilter {
         let trueAccuracy = declination.map { _ in
             Swift.min(AccuracyModel.unavailable, (accuracy * accuracy + declinationUncertainty * declinationUncertainty).squareRoot())
         }
-        let tilt = Tilt(roll: a.rollDegrees, pitch: a.pitchDegrees)
+        // The tilt from the attitude's down axis in body coordinates (the third row of body → NED):
+        // a still accelerometer would read its opposite. No trigonometry.
+        let q = a.quaternion
+        let down = Vector3(2 * (q.x * q.z - q.w * q.y), 2 * (q.y * q.z + q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
+        let tilt = Tilt(gravity: Vector3(-down.x, -down.y, -down.z)) ?? .level
         let level = tilt.levelled(s.magnetic)
         let horizontal = (level.x * level.x + level.y * level.y).squareRoot()
         let estimate = HeadingEstimate(
@@ -63,7 +67,7 @@ extension HeadingFilter {
             accuracy: accuracy, trueAccuracy: trueAccuracy, declination: declination,
             declinationSource: declinationSource, deviation: deviation, fieldStrength: s.magnetic.norm,
             horizontalField: horizontal, inclination: Tilt.inclination(ofLevelled: level), tilt: tilt,
-            turnRate: a.rateOfTurnDegreesPerSecond ?? 0, flags: flags, attitude: a.quaternion)
+            turnRate: a.rateOfTurnDegreesPerSecond ?? 0, flags: flags, attitude: q)
         last = LastHeading(monotonic: s.monotonic, compassHeading: compass, turnRate: estimate.turnRate,
                            declination: declination, flags: flags)
         return estimate
