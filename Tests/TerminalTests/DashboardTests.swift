@@ -170,6 +170,16 @@ struct DashboardTests {
         #expect(renderPlainLine(state: ascii) == "123.4dM  SE  S 56.6d E  +-2.5d")
     }
 
+    @Test("with a gyroscope the tilt line adds the rate of turn in degrees per minute, negative to port")
+    func rateOfTurn() {
+        var s = fullState()
+        s.rateOfTurn = -0.5
+        let text = renderDashboard(state: s, columns: 100, rows: 32).joined(separator: "\n")
+        #expect(text.contains("turn -30°/min"), "\(text)")
+        s.rateOfTurn = nil
+        #expect(!renderDashboard(state: s, columns: 100, rows: 32).joined(separator: "\n").contains("°/min"))
+    }
+
     @Test("settings laid over a state, and key actions change them")
     func settings() {
         var settings = DashboardSettings()

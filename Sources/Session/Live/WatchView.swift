@@ -67,6 +67,7 @@ final class WatchView {
             state.fieldStrength = e.fieldStrength
             state.roll = e.roll
             state.pitch = e.pitch
+            state.rateOfTurn = e.flags.contains(.gyroAided) ? e.turnRate : nil
         }
         let simulated = live.simulated
         state.sensor = SensorPanel(

@@ -124,7 +124,12 @@ struct Panels {
             guard let v, v.isFinite else { return "-" }
             return NumberFormat.signed(v, 1) + glyphs.degree
         }
-        return [Segment(labels.roll + " " + angle(state.roll) + "  " + labels.pitch + " " + angle(state.pitch))]
+        var text = labels.roll + " " + angle(state.roll) + "  " + labels.pitch + " " + angle(state.pitch)
+        if let rate = state.rateOfTurn, rate.isFinite {
+            // Degrees per minute, as a rate-of-turn indicator shows it (negative to port).
+            text += "  " + labels.rateOfTurn + " " + NumberFormat.signed(rate * 60, 0) + glyphs.degree + "/min"
+        }
+        return [Segment(text)]
     }
 
     // MARK: Devices

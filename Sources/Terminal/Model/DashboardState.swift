@@ -38,9 +38,11 @@ public struct DashboardState: Sendable, Equatable {
     public var declinationSource: String = ""
     /// Total field strength in µT, or nil.
     public var fieldStrength: Double?
-    /// Roll and pitch in degrees when an accelerometer is present.
+    /// Roll (heel on a boat) and pitch in degrees when an accelerometer is present.
     public var roll: Double?
     public var pitch: Double?
+    /// Rate of turn, °/s, positive turning to starboard; set when a gyroscope gives it.
+    public var rateOfTurn: Double?
 
     // MARK: Devices
     public var sensor = SensorPanel()

@@ -26,6 +26,7 @@ struct Labels: Sendable {
     var field: String { pick("field", "磁场") }
     var roll: String { pick("roll", "横滚") }
     var pitch: String { pick("pitch", "俯仰") }
+    var rateOfTurn: String { pick("turn", "转向") }
     var sensor: String { pick("sensor", "传感器") }
     var bus: String { pick("bus", "总线") }
     var errors: String { pick("errors", "错误") }
