@@ -73,3 +73,23 @@ extension HeadingFilter {
         return estimate
     }
 }
+
+extension HeadingFilter {
+    /// The vehicle's motion over the ground from GNSS (speed m/s and its rate m/s², the course's rate
+    /// °/s positive to starboard), at monotonic time `monotonic`: with a gyroscope, the attitude filter
+    /// removes the vehicle's own acceleration from the specific force before taking it as gravity.
+    /// It is applied in body axes, along x (dv/dt) and across y (centripetal, speed × rate of turn),
+    /// which assumes the body's x axis points along the track, as for a compass mounted in a car or a
+    /// boat (leeway and side-slip of a few degrees aside): so it stays right between fixes while the
+    /// vehicle keeps turning. Without a gyroscope it does nothing.
+    ///
+    /// ```swift
+    /// filter.observeGroundTrack(speed: 12, speedRate: 0.4, courseRate: 3, monotonic: now)
+    /// ```
+    public mutating func observeGroundTrack(speed: Double, speedRate: Double, courseRate: Double, monotonic: Double) {
+        guard attitude != nil, monotonic.isFinite, speed.isFinite, speedRate.isFinite, courseRate.isFinite else { return }
+        let g = VehicleAcceleration.standardGravity
+        let along = speedRate / g, across = speed * courseRate * .pi / 180 / g
+        attitude?.setVehicleAcceleration(.body(Vector3(along, across, 0)), time: monotonic)
+    }
+}

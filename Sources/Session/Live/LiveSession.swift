@@ -62,6 +62,8 @@ public final class LiveSession {
     /// The fix the last log row carried, and the distance travelled then, for the leg of the next.
     private var lastLoggedFix: Fix?
     private var travelledAtLastLoggedFix = 0.0
+    /// The last fix with a speed and course, for the rates of change the attitude needs.
+    private var lastGroundTrack: (time: Double, speed: Double, course: Double)?
     public private(set) var deviationLearned = 0
     public let learnsDeviation: Bool
     /// True when the sensor is the simulator's.
@@ -140,6 +142,7 @@ public final class LiveSession {
                 reports.append(report)
                 if reports.count > 20 { reports.removeFirst(reports.count - 20) }
             }
+            observeGroundTrack(fix, receivedAt: received.receivedAt)
             if learnsDeviation, let course = fix.course, let speed = fix.speed {
                 if case .learned = pipeline.observeCourse(CourseObservation(
                     monotonic: received.receivedAt, course: course, courseError: fix.epd, speed: speed)) {
@@ -148,6 +151,23 @@ public final class LiveSession {
             }
         }
         if update.latestIsStale, let latest = update.latest { latestFix = latest }
+    }
+
+    /// Speed and course from consecutive fixes give the vehicle's acceleration along and across its
+    /// track. Only while moving (below 1 m/s a course is noise) and for fixes at most 5 s apart.
+    private func observeGroundTrack(_ fix: Fix, receivedAt: Double) {
+        guard let time = fix.time, let speed = fix.speed, let course = fix.course, speed.isFinite, course.isFinite else {
+            lastGroundTrack = nil
+            return
+        }
+        defer { lastGroundTrack = (time, speed, course) }
+        guard let previous = lastGroundTrack, speed >= 1, previous.speed >= 1 else { return }
+        let dt = time - previous.time
+        guard dt > 0, dt <= 5 else { return }
+        var turn = (course - previous.course).truncatingRemainder(dividingBy: 360)
+        if turn > 180 { turn -= 360 } else if turn < -180 { turn += 360 }
+        pipeline.observeGroundTrack(speed: speed, speedRate: (speed - previous.speed) / dt, courseRate: turn / dt,
+                                    monotonic: receivedAt)
     }
 
     /// The newest fix unless it is stale.

@@ -126,6 +126,12 @@ public final class HeadingPipeline {
         filter.updateFix(latitude: latitude, longitude: longitude)
     }
 
+    /// The vehicle's motion over the ground, for the gyro-aided attitude (see
+    /// `HeadingFilter.observeGroundTrack`).
+    public func observeGroundTrack(speed: Double, speedRate: Double, courseRate: Double, monotonic: Double) {
+        filter.observeGroundTrack(speed: speed, speedRate: speedRate, courseRate: courseRate, monotonic: monotonic)
+    }
+
     /// A GNSS course observation for the deviation learner (opt-in).
     public func observeCourse(_ observation: CourseObservation) -> DeviationLearningResult {
         filter.observeCourse(observation)
