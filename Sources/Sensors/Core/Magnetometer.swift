@@ -29,14 +29,18 @@ public struct SensorInfo: Sendable, Equatable {
     public var noise: Double
     /// Configured output data rate in Hz.
     public var outputRate: Double
+    /// Warnings from the probe worth showing once (e.g. a QMC5883L revision 1.0 identity).
+    public var notes: [String]
 
-    public init(chip: ChipKind, bus: Int, address: I2CAddress, fullScale: Double, noise: Double, outputRate: Double) {
+    public init(chip: ChipKind, bus: Int, address: I2CAddress, fullScale: Double, noise: Double, outputRate: Double,
+                notes: [String] = []) {
         self.chip = chip
         self.bus = bus
         self.address = address
         self.fullScale = fullScale
         self.noise = noise
         self.outputRate = outputRate
+        self.notes = notes
     }
 
     /// "QMC5883L on bus 1 at 0x0d".

@@ -35,7 +35,15 @@ extension ChipSignature {
 
     static let qmc5883l = ChipSignature([0x0D], register: 0x0D) { p, mayWrite in
         // 0xFF alone is what a floating bus reads, so it needs reg 0x0c and a sane data read beside it.
-        guard p.read(0x0D) == 0xFF, p.read(0x0C) == 0x01 else { return nil }
+        guard let id = p.read(0x0D), p.read(0x0C) == QMC5883L.revisionValue else { return nil }
+        if id != QMC5883L.chipIDValue {
+            // Revision 1.0 left 0x0d reserved: Linux only warns. Without 0xff the data read must confirm it.
+            guard mayWrite, case .success(let microtesla) = qmc5883lDataCheck(p) else { return nil }
+            return Identification(chip: .magnetometer(.qmc5883l), confidence: .medium,
+                                  evidence: "reg 0x0c = 0x01, " + regText(0x0D, id)
+                                      + " (not 0xff: a revision 1.0 QMC5883L, where 0x0d was reserved)"
+                                      + "; data read \(fixed(microtesla, 1)) µT")
+        }
         var result = Identification(chip: .magnetometer(.qmc5883l), confidence: .medium,
                                     evidence: "reg 0x0d = 0xff (QMC5883L chip id, weak alone), reg 0x0c = 0x01")
         guard mayWrite else { return result }
