@@ -94,13 +94,13 @@ struct QMC5883LRevision1Tests {
         let clock = ManualClock(50)
         let detector = Detector(sleep: { clock.advance(by: $0) })
         let good = EmulatedI2CBus(busNumber: 1)
-        good.attach(QMC5883LEmulator(physics: DriverTestKit.physics(clock), chipID: 0x00), at: 0x0D)
+        good.attach(QMC5883LEmulator(physics: DriverTestKit.physics(clock), noise: 0, chipID: 0x00), at: 0x0D)
         let rows = detector.scan(good)
         try #require(rows.count == 1)
         #expect(rows[0].chip == .magnetometer(.qmc5883l))
         #expect(rows[0].confidence == .medium)
         #expect(rows[0].evidence.contains("reg 0x0d = 0x00 (not 0xff: a revision 1.0 QMC5883L"))
-        #expect(rows[0].evidence.contains("; data read 49.4 µT"))
+        #expect(rows[0].evidence.contains("; data read 49.5 µT"))
 
         // Without a sane data read, a 0x0d that is not 0xff is not enough.
         let silent = QMC5883LEmulator(physics: DriverTestKit.physics(clock), noise: 0, chipID: 0x00)
