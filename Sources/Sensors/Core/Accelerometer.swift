@@ -8,6 +8,8 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
     case icm20948
     /// The MPU-6050 on GY-521 boards: the commonest hobby IMU on a Pi (no magnetometer).
     case mpu6050
+    /// The accelerometer and gyroscope of the LSM9DS1 (Sense HAT, BerryIMU v2); its magnetometer is `ChipKind.lsm9ds1`.
+    case lsm9ds1
 
     /// The name as printed on datasheets.
     public var displayName: String {
@@ -15,8 +17,12 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .lsm303agr: return "LSM303AGR"
         case .icm20948: return "ICM-20948"
         case .mpu6050: return "MPU-6050"
+        case .lsm9ds1: return "LSM9DS1"
         }
     }
+
+    /// Whether the part has a gyroscope Lodestone reads (`MagnetometerSample.rotationRate`).
+    public var hasGyroscope: Bool { self != .lsm303agr }
 
     /// The address the part answers at on common boards (the other strap option in `addresses`).
     public var defaultAddress: I2CAddress {
@@ -24,6 +30,7 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .lsm303agr: return 0x19
         case .icm20948: return 0x69
         case .mpu6050: return 0x68
+        case .lsm9ds1: return LSM9DS1AccelGyro.defaultAddress
         }
     }
 
@@ -33,6 +40,7 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .lsm303agr: return [0x19]
         case .icm20948: return [0x68, 0x69]
         case .mpu6050: return [0x68, 0x69]
+        case .lsm9ds1: return [LSM9DS1AccelGyro.defaultAddress, LSM9DS1AccelGyro.alternateAddress]
         }
     }
 }

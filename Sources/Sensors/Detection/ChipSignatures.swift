@@ -30,7 +30,7 @@ extension ChipSignature {
     /// Every signature, most distinctive first within an address.
     static let all: [ChipSignature] = [
         qmc5883l, hmc5883l, lis3mdl, lis2mdl, mmc5983ma, bmm150, ak09916,
-        icm20948, mpuFamily, lsm303agrAccelerometer, lis3dh, adxl345, mma845x,
+        icm20948, mpuFamily, lsm303agrAccelerometer, lis3dh, adxl345, mma845x, stAccelGyro,
     ]
 
     static let qmc5883l = ChipSignature([0x0D], register: 0x0D) { p, mayWrite in
@@ -155,5 +155,19 @@ extension ChipSignature {
         let names: [UInt8: String] = [0x1A: "MMA8451Q", 0x2A: "MMA8452Q", 0x3A: "MMA8453Q"]
         guard let id = p.read(0x0D), let name = names[id] else { return nil }
         return Identification(chip: .unsupported(name), confidence: .medium, evidence: regText(0x0D, id) + " (\(name) WHO_AM_I)")
+    }
+
+    /// ST accelerometer + gyroscope parts at 0x6a/0x6b, told apart by WHO_AM_I (0x0f).
+    static let stAccelGyro = ChipSignature([0x6A, 0x6B], register: 0x0F) { p, _ in
+        switch p.read(0x0F) {
+        case LSM9DS1AccelGyro.identity:
+            return Identification(chip: .accelerometer(.lsm9ds1), confidence: .high,
+                                  evidence: "reg 0x0f = 0x68 (LSM9DS1 accelerometer/gyro WHO_AM_I)")
+        case 0x69:
+            return Identification(chip: .unsupported("LSM6DS33"), confidence: .medium,
+                                  evidence: "reg 0x0f = 0x69 (LSM6DS33 WHO_AM_I)")
+        default:
+            return nil
+        }
     }
 }

@@ -20,6 +20,9 @@ public enum AccelerometerEmulators {
         case .mpu6050:
             bus.attach(MPU6050Emulator(physics: physics, noise: noise ?? 0.003, gyroNoise: gyroNoise ?? 0.05,
                                        seed: seed &+ 100), at: address)
+        case .lsm9ds1:
+            bus.attach(LSM9DS1AccelGyroEmulator(physics: physics, noise: noise ?? 0.002, gyroNoise: gyroNoise ?? 0.1,
+                                                seed: seed &+ 100), at: address)
         case .lsm303agr:
             bus.attach(LSM303AGRAccelerometerEmulator(physics: physics, noise: noise ?? 0.002, seed: seed &+ 100),
                        at: address)
