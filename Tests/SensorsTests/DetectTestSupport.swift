@@ -91,6 +91,7 @@ enum TestChips {
         case .qmc5883l: return QMC5883LEmulator(physics: physics, noise: noise ?? 0.2, seed: seed)
         case .hmc5883l: return HMC5883LEmulator(physics: physics, noise: noise, seed: seed)
         case .lis3mdl: return LIS3MDLEmulator(physics: physics, noise: noise, seed: seed)
+        case .lsm9ds1: return LIS3MDLEmulator(physics: physics, noise: noise, seed: seed, model: .lsm9ds1)
         case .lis2mdl: return LIS2MDLEmulator(physics: physics, noise: noise, seed: seed)
         case .mmc5983ma: return MMC5983MAEmulator(physics: physics, noise: noise, seed: seed)
         case .bmm150: return BMM150Emulator(physics: physics, noise: noise, seed: seed)
@@ -103,7 +104,7 @@ enum TestChips {
         switch chip {
         case .qmc5883l: device.write(register: QMC5883L.Register.control1, value: 0x00)
         case .hmc5883l: device.write(register: HMC5883L.Register.mode, value: 0x03)
-        case .lis3mdl: device.write(register: LIS3MDL.Register.control3, value: 0x03)
+        case .lis3mdl, .lsm9ds1: device.write(register: LIS3MDL.Register.control3, value: 0x03)
         case .lis2mdl: device.write(register: LIS2MDL.Register.configA, value: 0x03)
         default: break
         }

@@ -73,7 +73,7 @@ struct DetectionTests {
         #expect(!bus.trace.contains { if case .write = $0 { return true } else { return false } }, "detection wrote")
     }
 
-    @Test("all seven magnetometer emulators, attached as the simulator attaches them", arguments: ChipKind.allCases)
+    @Test("every magnetometer emulator, attached as the simulator attaches them", arguments: ChipKind.allCases)
     func everyEmulator(chip: ChipKind) throws {
         let bus = EmulatedI2CBus(busNumber: 1)
         let (_, address) = MagnetometerEmulators.attach(chip, to: bus, physics: physics)

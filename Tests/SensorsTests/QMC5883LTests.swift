@@ -63,3 +63,50 @@ struct QMC5883LTests {
         }
     }
 }
+
+@Suite("QMC5883L revision 1.0: register 0x0d was reserved")
+struct QMC5883LRevision1Tests {
+    @Test func theDriverAcceptsItWithAWarning() throws {
+        let clock = ManualClock()
+        let field = Vector3(21.5, -8.25, 43.75)
+        let emulator = QMC5883LEmulator(physics: DriverTestKit.physics(clock, field: field), noise: 0, chipID: 0x00)
+        let bus = DriverTestKit.bus(emulator, at: 0x0D)
+        let chip = try QMC5883L(bus: bus)
+        #expect(bus.trace == [
+            .read(address: 0x0D, start: 0x0D, count: 1),
+            .read(address: 0x0D, start: 0x0C, count: 1),
+            .write(address: 0x0D, register: 0x0A, value: 0x80),
+            .write(address: 0x0D, register: 0x0B, value: 0x01),
+            .write(address: 0x0D, register: 0x09, value: 0x1D),
+        ])
+        #expect(chip.identityWarning == QMC5883L.revision1Warning(chipID: 0x00))
+        #expect(chip.info.notes == [QMC5883L.revision1Warning(chipID: 0x00)])
+        #expect(DriverTestKit.close(try DriverTestKit.poll(chip, clock: clock), field, 100.0 / 3000))
+    }
+
+    @Test func aCurrentPartHasNoWarning() throws {
+        let clock = ManualClock()
+        let chip = try QMC5883L(bus: DriverTestKit.bus(QMC5883LEmulator(physics: DriverTestKit.physics(clock)), at: 0x0D))
+        #expect(chip.identityWarning == nil && chip.info.notes.isEmpty)
+    }
+
+    @Test func detectionNeedsTheDataReadToConfirmIt() throws {
+        let clock = ManualClock(50)
+        let detector = Detector(sleep: { clock.advance(by: $0) })
+        let good = EmulatedI2CBus(busNumber: 1)
+        good.attach(QMC5883LEmulator(physics: DriverTestKit.physics(clock), noise: 0, chipID: 0x00), at: 0x0D)
+        let rows = detector.scan(good)
+        try #require(rows.count == 1)
+        #expect(rows[0].chip == .magnetometer(.qmc5883l))
+        #expect(rows[0].confidence == .medium)
+        #expect(rows[0].evidence.contains("reg 0x0d = 0x00 (not 0xff: a revision 1.0 QMC5883L"))
+        #expect(rows[0].evidence.contains("; data read 49.5 µT"))
+
+        // Without a sane data read, a 0x0d that is not 0xff is not enough.
+        let silent = QMC5883LEmulator(physics: DriverTestKit.physics(clock), noise: 0, chipID: 0x00)
+        silent.forcedField = .zero
+        let bad = EmulatedI2CBus(busNumber: 1)
+        bad.attach(silent, at: 0x0D)
+        #expect(detector.scan(bad).first?.chip == .unknown)
+    }
+}

@@ -12,6 +12,7 @@ public enum AccelerometerFactory {
         case .lsm303agr: return try LSM303AGRAccelerometer(bus: bus, address: address)
         case .icm20948: return try ICM20948Accelerometer(bus: bus, address: address)
         case .mpu6050: return try MPU6050(bus: bus, address: address)
+        case .lsm9ds1: return try LSM9DS1AccelGyro(bus: bus, address: address)
         }
     }
 }

@@ -8,6 +8,8 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
     case icm20948
     /// The MPU-6050 on GY-521 boards: the commonest hobby IMU on a Pi (no magnetometer).
     case mpu6050
+    /// The accelerometer and gyroscope of the LSM9DS1 (Sense HAT, BerryIMU v2); its magnetometer is `ChipKind.lsm9ds1`.
+    case lsm9ds1
 
     /// The name as printed on datasheets.
     public var displayName: String {
@@ -15,8 +17,12 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .lsm303agr: return "LSM303AGR"
         case .icm20948: return "ICM-20948"
         case .mpu6050: return "MPU-6050"
+        case .lsm9ds1: return "LSM9DS1"
         }
     }
+
+    /// Whether the part has a gyroscope Lodestone reads (`MagnetometerSample.rotationRate`).
+    public var hasGyroscope: Bool { self != .lsm303agr }
 
     /// The address the part answers at on common boards (the other strap option in `addresses`).
     public var defaultAddress: I2CAddress {
@@ -24,6 +30,7 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .lsm303agr: return 0x19
         case .icm20948: return 0x69
         case .mpu6050: return 0x68
+        case .lsm9ds1: return LSM9DS1AccelGyro.defaultAddress
         }
     }
 
@@ -33,6 +40,7 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .lsm303agr: return [0x19]
         case .icm20948: return [0x68, 0x69]
         case .mpu6050: return [0x68, 0x69]
+        case .lsm9ds1: return [LSM9DS1AccelGyro.defaultAddress, LSM9DS1AccelGyro.alternateAddress]
         }
     }
 }
@@ -70,9 +78,63 @@ public struct AccelerometerInfo: Sendable, Equatable {
 /// ```
 public protocol Accelerometer: AnyObject {
     var info: AccelerometerInfo { get }
+    /// The gyroscope read with the accelerometer, when the chip has one and the driver reads it.
+    var gyroscope: GyroscopeInfo? { get }
     /// (Re)initialises the chip. Called again after the device returns from a fault.
     func configure() throws(SensorError)
     /// The newest sample in g (chip axes), or nil when no new data is ready.
     /// Throws `.accelerometerSaturated` when an axis sat at the end of its range: the sample is dropped.
     func readIfReady() throws(SensorError) -> Vector3?
+    /// The newest accelerometer sample and, on chips with a gyroscope, the rotation rate of the same
+    /// instant (one transfer where the chip allows it); nil when no new data is ready.
+    /// Throws `.accelerometerSaturated` or `.gyroscopeSaturated`: the whole sample is dropped.
+    func readMotionIfReady() throws(SensorError) -> MotionReading?
+}
+
+extension Accelerometer {
+    /// An accelerometer without a gyroscope.
+    public var gyroscope: GyroscopeInfo? { nil }
+
+    /// The acceleration alone, for chips without a gyroscope.
+    public func readMotionIfReady() throws(SensorError) -> MotionReading? {
+        try readIfReady().map { MotionReading(acceleration: $0) }
+    }
+}
+
+/// One inertial sample in the chip's own axes: acceleration in g and, when the chip has a gyroscope,
+/// the rotation rate in degrees per second (right-handed about each axis), measured together.
+///
+/// ```swift
+/// if let motion = try imu.readMotionIfReady() { print(motion.acceleration, motion.rotationRate ?? .zero) }
+/// ```
+public struct MotionReading: Sendable, Equatable {
+    /// g, chip axes.
+    public var acceleration: Vector3
+    /// Degrees per second, chip axes; nil when the chip has no gyroscope.
+    public var rotationRate: Vector3?
+
+    public init(acceleration: Vector3, rotationRate: Vector3? = nil) {
+        self.acceleration = acceleration
+        self.rotationRate = rotationRate
+    }
+}
+
+/// How a driver configured the gyroscope beside its accelerometer.
+///
+/// ```swift
+/// if let gyro = imu.gyroscope { print(gyro.fullScale, gyro.bandwidth) }   // 500.0 41.0
+/// ```
+public struct GyroscopeInfo: Sendable, Equatable {
+    /// Full scale per axis in degrees per second.
+    public var fullScale: Double
+    /// Low-pass filter bandwidth (-3 dB) in Hz.
+    public var bandwidth: Double
+    /// Output data rate in Hz.
+    public var outputRate: Double
+
+    public init(fullScale: Double, bandwidth: Double, outputRate: Double) {
+        self.fullScale = fullScale
+        self.bandwidth = bandwidth
+        self.outputRate = outputRate
+    }
 }

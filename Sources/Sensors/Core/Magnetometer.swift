@@ -3,6 +3,8 @@ import Linear
 /// The magnetometer chips Lodestone drives.
 public enum ChipKind: String, CaseIterable, Sendable, Codable {
     case qmc5883l, hmc5883l, lis3mdl, lis2mdl, mmc5983ma, bmm150, ak09916
+    /// The magnetometer of the LSM9DS1 (Sense HAT, BerryIMU v2): the LIS3MDL's register map.
+    case lsm9ds1
 
     /// The name as printed on datasheets.
     public var displayName: String {
@@ -14,6 +16,7 @@ public enum ChipKind: String, CaseIterable, Sendable, Codable {
         case .mmc5983ma: return "MMC5983MA"
         case .bmm150: return "BMM150"
         case .ak09916: return "AK09916"
+        case .lsm9ds1: return "LSM9DS1"
         }
     }
 }
@@ -29,14 +32,18 @@ public struct SensorInfo: Sendable, Equatable {
     public var noise: Double
     /// Configured output data rate in Hz.
     public var outputRate: Double
+    /// Warnings from the probe worth showing once (e.g. a QMC5883L revision 1.0 identity).
+    public var notes: [String]
 
-    public init(chip: ChipKind, bus: Int, address: I2CAddress, fullScale: Double, noise: Double, outputRate: Double) {
+    public init(chip: ChipKind, bus: Int, address: I2CAddress, fullScale: Double, noise: Double, outputRate: Double,
+                notes: [String] = []) {
         self.chip = chip
         self.bus = bus
         self.address = address
         self.fullScale = fullScale
         self.noise = noise
         self.outputRate = outputRate
+        self.notes = notes
     }
 
     /// "QMC5883L on bus 1 at 0x0d".

@@ -10,6 +10,10 @@ import Linear
 /// - No data for a few sample periods gives `.noData`, and the chip is re-initialised now and then.
 /// - Overflowed samples are dropped and counted; identical readings for seconds give `.stuck`.
 /// - Polls are paced on a drift-free grid, `start + k · interval`, at half the chip's sample period.
+/// - Right after each magnetometer sample it polls the accelerometer (`readMotionIfReady`: on chips
+///   with a gyroscope, acceleration and rotation rate from one chip sample) and pairs the newest
+///   reading, rotated into body axes, with the sample: `acceleration` while younger than
+///   `accelerometerMaxAge`, `rotationRate` while younger than `rotationRateMaxAge`.
 ///
 /// ```swift
 /// let reader = MagnetometerReader(magnetometer: chip, orientation: .componentSideUp)
@@ -42,6 +46,7 @@ public final class MagnetometerReader {
     private var sameSince = 0.0
     private var sameCount = 0
     private var latestAcceleration: (value: Vector3, time: Double)?
+    private var latestRotationRate: (value: Vector3, time: Double)?
     private var accelerometerFailures = 0
     private var accelerometerNextAttempt = -Double.infinity
     private var accelerometerNeedsConfigure = false
@@ -143,7 +148,12 @@ public final class MagnetometerReader {
         if let latest = latestAcceleration, readTime - latest.time <= policy.accelerometerMaxAge {
             acceleration = latest.value
         }
-        return MagnetometerSample(monotonic: readTime, wall: clock.wall(), field: field, acceleration: acceleration)
+        var rotationRate: Vector3?
+        if let latest = latestRotationRate, readTime - latest.time <= policy.rotationRateMaxAge {
+            rotationRate = latest.value
+        }
+        return MagnetometerSample(monotonic: readTime, wall: clock.wall(), field: field, acceleration: acceleration,
+                                  rotationRate: rotationRate)
     }
 
     /// The next point of the grid strictly after `time`: drift-free however long a read took.
@@ -213,13 +223,23 @@ public final class MagnetometerReader {
                 accelerometerNeedsConfigure = false
                 counters.reconfigurations += 1
             }
-            if let g = try accelerometer.readIfReady() {
-                let body = orientation.toBody(g)
-                if body.isFinite { latestAcceleration = (body, now) }
+            if let motion = try accelerometer.readMotionIfReady() {
+                // Angular rate is a vector under the mounting's proper rotations: the same mapping.
+                let body = orientation.toBody(motion.acceleration)
+                let rate = motion.rotationRate.map(orientation.toBody)
+                if body.isFinite && rate?.isFinite != false {
+                    latestAcceleration = (body, now)
+                    if let rate { latestRotationRate = (rate, now) }
+                } else {
+                    counters.droppedInvalid += 1
+                }
             }
             accelerometerFailures = 0
         } catch .accelerometerSaturated {
             counters.accelerometerDropped += 1
+            accelerometerFailures = 0
+        } catch .gyroscopeSaturated {
+            counters.gyroscopeDropped += 1
             accelerometerFailures = 0
         } catch {
             counters.accelerometerErrors += 1

@@ -18,12 +18,18 @@ public struct MagnetometerSample: Sendable, Equatable {
     /// The newest accelerometer reading in g, body axes, when an accelerometer is paired and its
     /// reading is fresh; nil otherwise.
     public var acceleration: Vector3?
+    /// The gyroscope's rotation rate in degrees per second, body axes (positive x: right wing down,
+    /// positive y: nose up, positive z: turning right), from the same chip sample as `acceleration`;
+    /// nil when the paired chip has no gyroscope or its reading is not fresh.
+    public var rotationRate: Vector3?
 
-    public init(monotonic: Double, wall: Double, field: Vector3, acceleration: Vector3? = nil) {
+    public init(monotonic: Double, wall: Double, field: Vector3, acceleration: Vector3? = nil,
+                rotationRate: Vector3? = nil) {
         self.monotonic = monotonic
         self.wall = wall
         self.field = field
         self.acceleration = acceleration
+        self.rotationRate = rotationRate
     }
 }
 
@@ -74,6 +80,9 @@ public struct ReaderPolicy: Sendable {
     public var stuckMinimumSamples = 10
     /// An accelerometer reading older than this (seconds) is not paired with a sample.
     public var accelerometerMaxAge = 0.5
+    /// A gyroscope reading older than this (seconds) is not paired with a sample: a rate is only
+    /// worth integrating over the interval it was measured in.
+    public var rotationRateMaxAge = 0.1
 
     public init() {}
 }
@@ -110,6 +119,8 @@ public struct ReaderCounters: Sendable, Equatable {
     public var accelerometerErrors = 0
     /// Accelerometer samples dropped because an axis saturated.
     public var accelerometerDropped = 0
+    /// Inertial samples dropped because a gyroscope axis saturated.
+    public var gyroscopeDropped = 0
 
     public init() {}
 }

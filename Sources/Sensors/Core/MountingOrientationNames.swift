@@ -61,6 +61,9 @@ extension MountingOrientation {
         ("pitch90", 0, 90, 0), ("pitch180", 0, 180, 0), ("pitch270", 0, 270, 0),
         ("roll180-yaw90", 180, 0, 90), ("roll180-yaw180", 180, 0, 180), ("roll180-yaw270", 180, 0, 270),
         ("upside-down", 180, 0, 0),
+        // The Sense HAT on a flat Pi: the LSM9DS1's X points back, so the frame its software calls
+        // forward (RTIMULib turns the chip's axes by 180° about Z) is Lodestone's forward.
+        ("sense-hat", 0, 0, 180),
     ]
 
     /// The named mounting for an alias's Euler angles (nil if they are not multiples of 90°).

@@ -14,6 +14,8 @@ public enum SensorError: Error, Equatable, Sendable {
     case wrongAccelerometer(expected: AccelerometerKind, bus: Int, address: I2CAddress, evidence: String)
     /// An accelerometer axis sat at the end of its range (a shock or vibration); the sample was dropped.
     case accelerometerSaturated(AccelerometerKind)
+    /// A gyroscope axis sat at the end of its range (spinning faster than the range); the sample was dropped.
+    case gyroscopeSaturated(AccelerometerKind)
 
     public var message: String {
         switch self {
@@ -30,6 +32,8 @@ public enum SensorError: Error, Equatable, Sendable {
                 + "Run 'lodestone detect' to see what is there, or pass the right --accelerometer."
         case .accelerometerSaturated(let kind):
             return "\(kind.displayName) accelerometer saturated (a shock or strong vibration); sample dropped"
+        case .gyroscopeSaturated(let kind):
+            return "\(kind.displayName) gyroscope saturated (turning faster than its range); sample dropped"
         }
     }
 
@@ -38,7 +42,7 @@ public enum SensorError: Error, Equatable, Sendable {
         switch self {
         case .bus(.permissionDenied): return .unavailable
         case .bus, .wrongChip, .wrongAccelerometer, .dataNotReady: return .unavailable
-        case .overflow, .accelerometerSaturated: return .dataError
+        case .overflow, .accelerometerSaturated, .gyroscopeSaturated: return .dataError
         }
     }
 }

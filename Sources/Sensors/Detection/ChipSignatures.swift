@@ -30,12 +30,20 @@ extension ChipSignature {
     /// Every signature, most distinctive first within an address.
     static let all: [ChipSignature] = [
         qmc5883l, hmc5883l, lis3mdl, lis2mdl, mmc5983ma, bmm150, ak09916,
-        icm20948, mpuFamily, lsm303agrAccelerometer, lis3dh, adxl345, mma845x,
+        icm20948, mpuFamily, lsm303agrAccelerometer, lis3dh, adxl345, mma845x, stAccelGyro,
     ]
 
     static let qmc5883l = ChipSignature([0x0D], register: 0x0D) { p, mayWrite in
         // 0xFF alone is what a floating bus reads, so it needs reg 0x0c and a sane data read beside it.
-        guard p.read(0x0D) == 0xFF, p.read(0x0C) == 0x01 else { return nil }
+        guard let id = p.read(0x0D), p.read(0x0C) == QMC5883L.revisionValue else { return nil }
+        if id != QMC5883L.chipIDValue {
+            // Revision 1.0 left 0x0d reserved: Linux only warns. Without 0xff the data read must confirm it.
+            guard mayWrite, case .success(let microtesla) = qmc5883lDataCheck(p) else { return nil }
+            return Identification(chip: .magnetometer(.qmc5883l), confidence: .medium,
+                                  evidence: "reg 0x0c = 0x01, " + regText(0x0D, id)
+                                      + " (not 0xff: a revision 1.0 QMC5883L, where 0x0d was reserved)"
+                                      + "; data read \(fixed(microtesla, 1)) µT")
+        }
         var result = Identification(chip: .magnetometer(.qmc5883l), confidence: .medium,
                                     evidence: "reg 0x0d = 0xff (QMC5883L chip id, weak alone), reg 0x0c = 0x01")
         guard mayWrite else { return result }
@@ -147,5 +155,19 @@ extension ChipSignature {
         let names: [UInt8: String] = [0x1A: "MMA8451Q", 0x2A: "MMA8452Q", 0x3A: "MMA8453Q"]
         guard let id = p.read(0x0D), let name = names[id] else { return nil }
         return Identification(chip: .unsupported(name), confidence: .medium, evidence: regText(0x0D, id) + " (\(name) WHO_AM_I)")
+    }
+
+    /// ST accelerometer + gyroscope parts at 0x6a/0x6b, told apart by WHO_AM_I (0x0f).
+    static let stAccelGyro = ChipSignature([0x6A, 0x6B], register: 0x0F) { p, _ in
+        switch p.read(0x0F) {
+        case LSM9DS1AccelGyro.identity:
+            return Identification(chip: .accelerometer(.lsm9ds1), confidence: .high,
+                                  evidence: "reg 0x0f = 0x68 (LSM9DS1 accelerometer/gyro WHO_AM_I)")
+        case 0x69:
+            return Identification(chip: .unsupported("LSM6DS33"), confidence: .medium,
+                                  evidence: "reg 0x0f = 0x69 (LSM6DS33 WHO_AM_I)")
+        default:
+            return nil
+        }
     }
 }

@@ -17,13 +17,14 @@ import Platform
 /// ```
 public struct Detector: Sendable {
     /// Magnetometer addresses (0x0c 0x0d 0x10–0x13 0x1c 0x1e 0x30, and 0x68/0x69 for the ICM-20948)
-    /// and accelerometer addresses (0x18 0x19 0x1d 0x53 0x68 0x69).
+    /// and accelerometer addresses (0x18 0x19 0x1d 0x53 0x68 0x69 0x6a 0x6b).
     public static let standardAddresses: [I2CAddress] = [
-        0x0C, 0x0D, 0x10, 0x11, 0x12, 0x13, 0x18, 0x19, 0x1C, 0x1D, 0x1E, 0x30, 0x53, 0x68, 0x69,
+        0x0C, 0x0D, 0x10, 0x11, 0x12, 0x13, 0x18, 0x19, 0x1C, 0x1D, 0x1E, 0x30, 0x53, 0x68, 0x69, 0x6A, 0x6B,
     ]
 
-    /// Where accelerometers answer (0x18 0x19 0x1d 0x53 0x68 0x69), for pairing one with a named magnetometer.
-    public static let accelerometerAddresses: [I2CAddress] = [0x18, 0x19, 0x1D, 0x53, 0x68, 0x69]
+    /// Where accelerometers answer (0x18 0x19 0x1d 0x53 0x68 0x69 0x6a 0x6b), for pairing one with a
+    /// named magnetometer.
+    public static let accelerometerAddresses: [I2CAddress] = [0x18, 0x19, 0x1D, 0x53, 0x68, 0x69, 0x6A, 0x6B]
 
     public var addresses: [I2CAddress]
     /// Used for the short waits of the data check and power-on (injectable for tests).
@@ -40,6 +41,7 @@ public struct Detector: Sendable {
         var rows = addresses.compactMap { identify(bus, at: $0) }
         reachThroughBypass(bus, rows: &rows)
         pairLSM303AGR(&rows)
+        pairLSM9DS1(&rows)
         return rows.sorted { $0.address < $1.address }
     }
 
@@ -103,6 +105,16 @@ public struct Detector: Sendable {
             magnetometer.evidence += "; reached through the ICM-20948's I²C bypass at \(hexAddress(imu.address))"
         }
         rows.append(magnetometer)
+    }
+
+    /// The LSM9DS1's magnetometer answers exactly as a LIS3MDL (WHO_AM_I 0x3d); its accelerometer/gyro
+    /// beside it (WHO_AM_I 0x68 at 0x6a/0x6b) tells them apart.
+    private func pairLSM9DS1(_ rows: inout [DetectedDevice]) {
+        guard let imu = rows.first(where: { $0.accelerometer == .lsm9ds1 }) else { return }
+        for i in rows.indices where [0x1C, 0x1E].contains(rows[i].address) && rows[i].magnetometer == .lis3mdl {
+            rows[i].chip = .magnetometer(.lsm9ds1)
+            rows[i].evidence += "; with the LSM9DS1 accelerometer/gyro at \(hexAddress(imu.address)) it is the LSM9DS1's magnetometer"
+        }
     }
 
     /// WHO_AM_I 0x33 at 0x19 is an LSM303AGR for sure when its magnetometer half (LIS2MDL) is at 0x1e.

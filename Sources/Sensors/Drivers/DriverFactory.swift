@@ -21,6 +21,7 @@ public enum DriverFactory {
         case .mmc5983ma: return try MMC5983MA(bus: bus, address: address)
         case .bmm150: return try BMM150(bus: bus, address: address)
         case .ak09916: return try AK09916(bus: bus, address: address)
+        case .lsm9ds1: return try LIS3MDL(bus: bus, address: address, model: .lsm9ds1)
         }
     }
 
@@ -34,13 +35,14 @@ public enum DriverFactory {
         case .mmc5983ma: return MMC5983MA.defaultAddress
         case .bmm150: return BMM150.defaultAddress
         case .ak09916: return AK09916.defaultAddress
+        case .lsm9ds1: return LIS3MDL.defaultAddress
         }
     }
 
     /// Every address a chip can be strapped to, default first.
     public static func addresses(for chip: ChipKind) -> [I2CAddress] {
         switch chip {
-        case .lis3mdl: return [LIS3MDL.defaultAddress, LIS3MDL.alternateAddress]
+        case .lis3mdl, .lsm9ds1: return [LIS3MDL.defaultAddress, LIS3MDL.alternateAddress]
         case .bmm150: return BMM150.addresses
         default: return [defaultAddress(for: chip)]
         }

@@ -1,7 +1,10 @@
 import Linear
 
 /// LIS3MDL (ST), at 0x1C (SA1 low, Adafruit boards) or 0x1E (SA1 high, Pololu boards). The
-/// magnetometer of the LSM9DS1 has the same register map.
+/// magnetometer of the LSM9DS1 (Sense HAT, BerryIMU v2) has the same register map and WHO_AM_I, and
+/// is driven by this class with `model: .lsm9ds1`: its own sensitivity (0.14 mG/LSB at ±4 G), and its
+/// Y and Z axes turned to the accelerometer/gyro's (the die measures (x, −y, −z) of them), so the field
+/// shares one frame with `LSM9DS1AccelGyro`.
 ///
 /// Continuous mode, ultra-high-performance on all three axes, block data update. Multi-byte reads set
 /// bit 7 of the register address (`autoIncrement`): without it the chip repeats the first register.
@@ -46,6 +49,26 @@ public final class LIS3MDL: Magnetometer {
     /// Block data update (control 5): the output registers change only after both bytes were read.
     public static let blockDataUpdate: UInt8 = 0x40
 
+    /// Which part carries this register map.
+    public enum Model: Sendable, Equatable {
+        case lis3mdl, lsm9ds1
+
+        public var chip: ChipKind { self == .lis3mdl ? .lis3mdl : .lsm9ds1 }
+
+        /// Datasheet sensitivity: LIS3MDL 6842/3421/2281/1711 LSB/G; LSM9DS1 0.14/0.29/0.43/0.58 mG/LSB.
+        public func countsPerGauss(_ range: Range) -> Double {
+            switch self {
+            case .lis3mdl: return range.countsPerGauss
+            case .lsm9ds1: return 1000 / [0.14, 0.29, 0.43, 0.58][Int(range.rawValue)]
+            }
+        }
+
+        /// The field in the board's frame from the die's axes (the LSM9DS1's magnetometer has Y and Z
+        /// opposite to its accelerometer/gyro). Its own inverse.
+        @inlinable
+        public func boardAxes(_ die: Vector3) -> Vector3 { self == .lis3mdl ? die : Vector3(die.x, -die.y, -die.z) }
+    }
+
     /// Full-scale range (FS bits) with the datasheet sensitivity.
     public enum Range: UInt8, CaseIterable, Sendable {
         case gauss4 = 0, gauss8, gauss12, gauss16
@@ -76,17 +99,19 @@ public final class LIS3MDL: Magnetometer {
     public let rate: Rate
     public let range: Range
     public let mode: PerformanceMode
+    public let model: Model
     public private(set) var info: SensorInfo
 
     /// Probes WHO_AM_I and configures the chip.
     public init(bus: any I2CBus, address: I2CAddress = LIS3MDL.defaultAddress, rate: Rate = .hz80,
-                range: Range = .gauss4, mode: PerformanceMode = .ultraHigh) throws(SensorError) {
+                range: Range = .gauss4, mode: PerformanceMode = .ultraHigh, model: Model = .lis3mdl) throws(SensorError) {
         self.bus = bus
         self.address = address
         self.rate = rate
         self.range = range
         self.mode = mode
-        info = SensorInfo(chip: .lis3mdl, bus: bus.busNumber, address: address, fullScale: range.fullScaleMicrotesla,
+        self.model = model
+        info = SensorInfo(chip: model.chip, bus: bus.busNumber, address: address, fullScale: range.fullScaleMicrotesla,
                           noise: mode.noise, outputRate: rate.hertz(in: mode))
         try probe()
         try configure()
@@ -94,7 +119,7 @@ public final class LIS3MDL: Magnetometer {
 
     /// Checks that WHO_AM_I reads 0x3D.
     public func probe() throws(SensorError) {
-        try bus.checkIdentity(address: address, register: Register.whoAmI, expected: Self.identity, chip: .lis3mdl)
+        try bus.checkIdentity(address: address, register: Register.whoAmI, expected: Self.identity, chip: model.chip)
     }
 
     /// Control 1: X/Y performance mode, data rate, FAST_ODR.
@@ -122,14 +147,15 @@ public final class LIS3MDL: Magnetometer {
         guard let bytes = try bus.readSampleIfReady(address: address, status: Register.status, ready: Status.xyzDataAvailable,
                                                     start: Register.outXL | Self.autoIncrement, count: 6)
         else { return nil }
-        guard let field = Self.decode(bytes, range: range) else { throw .overflow(.lis3mdl) }
+        guard let field = Self.decode(bytes, range: range, model: model) else { throw .overflow(model.chip) }
         return field
     }
 
-    /// Raw little-endian X, Y, Z counts (registers 0x28–0x2D) to µT (chip axes).
+    /// Raw little-endian X, Y, Z counts (registers 0x28–0x2D) to µT (board axes, see `Model`).
     /// Nil when `bytes` is short or an axis sits on a rail (saturated).
     @inlinable
-    public static func decode(_ bytes: [UInt8], range: Range) -> Vector3? {
-        RegisterBytes.unsaturatedVector(bytes, littleEndian: true, scale: 100 / range.countsPerGauss)
+    public static func decode(_ bytes: [UInt8], range: Range, model: Model = .lis3mdl) -> Vector3? {
+        RegisterBytes.unsaturatedVector(bytes, littleEndian: true, scale: 100 / model.countsPerGauss(range))
+            .map(model.boardAxes)
     }
 }

@@ -69,17 +69,35 @@ public final class QMC5883L: Magnetometer {
         try configure()
     }
 
-    /// Checks the identity registers: 0x0D reads 0xFF and 0x0C reads 0x01.
+    /// Checks the identity registers: 0x0C must read 0x01; 0x0D should read 0xFF. Revision 1.0 parts
+    /// left 0x0D reserved, so (as Linux's qmc5883l driver does) a different 0x0D is only a warning,
+    /// kept in `identityWarning` and `info.notes`, when 0x0C holds.
     public func probe() throws(SensorError) {
         let id: UInt8, revision: UInt8
         do {
             id = try bus.readRegister(address: address, register: Register.chipID)
             revision = try bus.readRegister(address: address, register: Register.revision)
         } catch { throw .bus(error) }
-        guard id == 0xFF, revision == 0x01 else {
+        guard revision == Self.revisionValue else {
             throw .wrongChip(expected: .qmc5883l, bus: bus.busNumber, address: address,
                              evidence: "register 0x0d reads \(hexAddress(id)), 0x0c reads \(hexAddress(revision)); expected 0xff and 0x01")
         }
+        identityWarning = id == Self.chipIDValue ? nil : Self.revision1Warning(chipID: id)
+        info.notes = identityWarning.map { [$0] } ?? []
+    }
+
+    /// Register 0x0C's value on every QMC5883L.
+    public static let revisionValue: UInt8 = 0x01
+    /// Register 0x0D's value on current parts (reserved on revision 1.0).
+    public static let chipIDValue: UInt8 = 0xFF
+
+    /// Set by `probe()` when 0x0D did not read 0xFF (a revision 1.0 part, or a close relative).
+    public private(set) var identityWarning: String?
+
+    /// "register 0x0d reads 0x00, not 0xff: …" for a part whose 0x0D is reserved.
+    public static func revision1Warning(chipID: UInt8) -> String {
+        "QMC5883L register 0x0d reads \(hexAddress(chipID)), not 0xff: a revision 1.0 part (0x0d was reserved), "
+            + "accepted because 0x0c reads 0x01"
     }
 
     /// The control-1 byte for the configured mode (continuous).

@@ -33,6 +33,16 @@ extension I2CBus {
         }
     }
 
+    /// Reads `count` registers from `start`; a failure or a short reply is a `SensorError.bus`.
+    func readSensorBlock(address: I2CAddress, start: UInt8, count: Int) throws(SensorError) -> [UInt8] {
+        let bytes: [UInt8]
+        do { bytes = try readRegisters(address: address, start: start, count: count) } catch { throw .bus(error) }
+        guard bytes.count >= count else {
+            throw .bus(.shortRead(bus: busNumber, address: address, expected: count, got: bytes.count))
+        }
+        return bytes
+    }
+
     /// Reads the status register and, when any bit of `ready` is set, `count` data registers from
     /// `start`. Nil when no new sample is ready; a reply shorter than `count` is `.shortRead`.
     func readSampleIfReady(address: I2CAddress, status: UInt8, ready: UInt8, start: UInt8, count: Int)

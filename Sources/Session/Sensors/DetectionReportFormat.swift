@@ -42,10 +42,12 @@ enum DetectionReportFormat {
             notes.append("A board sold as an HMC5883L (GY-271) that answers at 0x0d is a QMC5883L: "
                 + "a different chip with a different register map.")
         }
+        for board in report.probableBoards { notes.append("Probably a \(board).") }
         if let mag = report.preferredMagnetometer {
             var text = "Commands will use the \(mag.chip.name) on bus \(mag.bus) at \(hexAddress(mag.address))"
             if let accel = report.preferredAccelerometer(onBus: mag.bus) {
                 text += ", with the \(accel.chip.name) accelerometer at \(hexAddress(accel.address)) for tilt"
+                if accel.accelerometer?.hasGyroscope == true { text += " and its gyroscope for the rotation rate" }
             }
             notes.append(text + " (override with --sensor, --bus, --address).")
         } else {
@@ -79,6 +81,7 @@ enum DetectionReportFormat {
             ("simulated", .bool(simulated)),
             ("buses", .array(report.buses.map { .number(Double($0)) })),
             ("devices", .array(devices)),
+            ("boards", .array(report.probableBoards.map { .string($0) })),
             ("magnetometer", selection(mag)),
             ("accelerometer", selection(mag.flatMap { report.preferredAccelerometer(onBus: $0.bus) })),
             ("unopened", .array(report.unopened.map { item in

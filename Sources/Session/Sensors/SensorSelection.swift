@@ -8,7 +8,8 @@ import Simulation
 public struct SensorSelection: Sendable, Equatable {
     public enum AccelerometerChoice: Sendable, Equatable {
         /// Use the one detection finds on the magnetometer's bus (in the simulator: the chip's own
-        /// partner, LSM303AGR for the LIS2MDL and ICM-20948 for the AK09916).
+        /// partner: LSM303AGR for the LIS2MDL, ICM-20948 for the AK09916, the LSM9DS1's own
+        /// accelerometer/gyro for its magnetometer).
         case automatic
         case none
         case kind(AccelerometerKind)
@@ -63,6 +64,7 @@ public struct SensorSelection: Sendable, Equatable {
             switch chip {
             case .lis2mdl: setup.accelerometer = .lsm303agr
             case .ak09916: setup.accelerometer = .icm20948
+            case .lsm9ds1: setup.accelerometer = .lsm9ds1
             default: setup.accelerometer = .mpu6050
             }
         }

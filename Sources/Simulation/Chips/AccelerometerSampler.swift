@@ -1,25 +1,44 @@
 import Linear
 
 /// The physics half shared by the accelerometer emulators: decides when a sample is due and what
-/// it reads (g, chip axes, with white noise), so each emulator only encodes registers.
+/// it reads (g, chip axes, with white noise) and, for chips with a gyroscope, the rotation rate of the
+/// same instant (°/s, chip axes, with its own seeded noise), so each emulator only encodes registers.
 ///
 /// ```swift
 /// var sampler = AccelerometerSampler(physics: physics, noise: 0.003, seed: 7)
 /// sampler.setRate(100)
 /// if let g = sampler.sampleIfDue() { encode(g) }
+/// if let m = sampler.motionIfDue() { encode(m.acceleration, m.rotationRate) }
 /// ```
 public struct AccelerometerSampler: Sendable {
     public let physics: PhysicsSource
     /// RMS noise per axis in g.
     public var noise: Double
+    /// RMS gyroscope noise per axis in °/s.
+    public var gyroNoise: Double
     /// When set, every sample reports this acceleration (plus noise) instead of the physics.
     public var forced: Vector3?
+    /// When set, every sample reports this rotation rate (°/s, plus noise) instead of the physics.
+    public var forcedRotationRate: Vector3?
     private var schedule: SampleSchedule
+    private var gyroSchedule: SampleSchedule
 
-    public init(physics: PhysicsSource, noise: Double, seed: UInt64) {
+    public init(physics: PhysicsSource, noise: Double, seed: UInt64, gyroNoise: Double = 0) {
         self.physics = physics
         self.noise = noise
+        self.gyroNoise = gyroNoise
         schedule = SampleSchedule(rate: 100, slowestRate: 0.1, seed: seed)
+        // The gyro's noise has its own stream, so adding a gyro leaves the accelerometer's noise as it was.
+        gyroSchedule = SampleSchedule(rate: 100, slowestRate: 0.1, seed: seed &+ 0x9E37_79B9)
+    }
+
+    /// Acceleration (g) and rotation rate (°/s), chip axes, when a sample is due now, else nil.
+    public mutating func motionIfDue() -> (acceleration: Vector3, rotationRate: Vector3)? {
+        let now = physics.now()
+        guard let g = sampleIfDue() else { return nil }
+        let rate = gyroSchedule.addingNoise(to: forcedRotationRate ?? physics.rotationRate(now),
+                                            rms: Vector3(gyroNoise, gyroNoise, gyroNoise))
+        return (g, rate)
     }
 
     /// Sets the output data rate (restarts the sample grid).

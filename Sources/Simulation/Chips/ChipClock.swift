@@ -20,18 +20,26 @@ public struct ChipClock: Sendable {
     public mutating func reset() { lastSample = -Double.infinity }
 }
 
-/// Where an emulated chip gets its physics: the field (µT, chip axes, noise-free) and acceleration
-/// (g, chip axes) at a time, and the clock.
+/// Where an emulated chip gets its physics: the field (µT, chip axes, noise-free), acceleration
+/// (g, chip axes) and rotation rate (°/s, chip axes, any gyro bias included) at a time, and the clock.
+///
+/// ```swift
+/// let physics = PhysicsSource(now: clock.now, magneticField: { _ in field },
+///                             rotationRate: { _ in Vector3(0, 0, 30) })   // turning at 30 °/s
+/// ```
 public struct PhysicsSource: Sendable {
     public var now: @Sendable () -> Double
     public var magneticField: @Sendable (Double) -> Linear.Vector3
     public var acceleration: @Sendable (Double) -> Linear.Vector3
+    public var rotationRate: @Sendable (Double) -> Linear.Vector3
 
     public init(now: @escaping @Sendable () -> Double,
                 magneticField: @escaping @Sendable (Double) -> Linear.Vector3,
-                acceleration: @escaping @Sendable (Double) -> Linear.Vector3 = { _ in Linear.Vector3(0, 0, 1) }) {
+                acceleration: @escaping @Sendable (Double) -> Linear.Vector3 = { _ in Linear.Vector3(0, 0, 1) },
+                rotationRate: @escaping @Sendable (Double) -> Linear.Vector3 = { _ in .zero }) {
         self.now = now
         self.magneticField = magneticField
         self.acceleration = acceleration
+        self.rotationRate = rotationRate
     }
 }

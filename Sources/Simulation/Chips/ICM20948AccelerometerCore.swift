@@ -1,13 +1,14 @@
 import Linear
 import Sensors
 
-/// The accelerometer of an emulated ICM-20948: plugged into `ICM20948Emulator` as its `core`, it sees
-/// every write and answers the registers the bypass host does not own.
+/// The accelerometer and gyroscope of an emulated ICM-20948: plugged into `ICM20948Emulator` as its
+/// `core`, it sees every write and answers the registers the bypass host does not own.
 ///
 /// Implements the register banks (REG_BANK_SEL), power-on sleep and DEVICE_RESET, PWR_MGMT_2's
-/// accelerometer disable bits, bank 2's ACCEL_SMPLRT_DIV (rate = 1125 / (1 + div) Hz) and
-/// ACCEL_CONFIG full scale, big-endian data at 0x2D–0x32 with auto-increment, and
-/// RAW_DATA_0_RDY_INT (INT_STATUS_1 bit 0) cleared by reading it.
+/// accelerometer and gyro disable bits, bank 2's ACCEL_SMPLRT_DIV (rate = 1125 / (1 + div) Hz),
+/// ACCEL_CONFIG and GYRO_CONFIG_1 full scales, big-endian data at 0x2D–0x32 (accelerometer) and
+/// 0x33–0x38 (gyro, zero while disabled) with auto-increment, and RAW_DATA_0_RDY_INT (INT_STATUS_1
+/// bit 0) cleared by reading it. The gyro is sampled with the accelerometer.
 ///
 /// ```swift
 /// let core = ICM20948AccelerometerCore(physics: physics)
@@ -21,8 +22,9 @@ public final class ICM20948AccelerometerCore: AccelerometerEmulatorBase, Registe
     public private(set) var bank2 = [UInt8](repeating: 0, count: 0x80)
     private var bank = 0
     /// `noise`: RMS g per axis (datasheet: 230 µg/√Hz, about 2 mg at a 50 Hz bandwidth).
-    public init(physics: PhysicsSource, noise: Double = 0.002, seed: UInt64 = 9) {
-        super.init(sampler: AccelerometerSampler(physics: physics, noise: noise, seed: seed))
+    /// `gyroNoise`: RMS °/s per axis (datasheet: 0.015 °/s/√Hz, about 0.09 °/s at 24 Hz).
+    public init(physics: PhysicsSource, noise: Double = 0.002, gyroNoise: Double = 0.09, seed: UInt64 = 9) {
+        super.init(sampler: AccelerometerSampler(physics: physics, noise: noise, seed: seed, gyroNoise: gyroNoise))
         reset()
     }
 
@@ -39,6 +41,7 @@ public final class ICM20948AccelerometerCore: AccelerometerEmulatorBase, Registe
 
     private var asleep: Bool { bank0[Int(R.powerManagement1)] & 0x40 != 0 }
     private var accelerometerOn: Bool { bank0[Int(R.powerManagement2)] & 0x38 == 0 }
+    private var gyroOn: Bool { bank0[Int(R.powerManagement2)] & 0x07 == 0 }
 
     private func updateRate() {
         let divider = Int(bank2[Int(B2.accelRateDivider1)] & 0x0F) << 8 | Int(bank2[Int(B2.accelRateDivider2)])
@@ -72,7 +75,8 @@ public final class ICM20948AccelerometerCore: AccelerometerEmulatorBase, Registe
         var register = Int(start)
         for _ in 0..<count {
             guard register < bank0.count else { out.append(0); register += 1; continue }
-            if bank == 0 && (register == Int(R.interruptStatus1) || register == Int(R.accelXHigh)) { updateSample() }
+            if bank == 0 && (register == Int(R.interruptStatus1) || register == Int(R.accelXHigh)
+                                || register == Int(R.gyroXHigh)) { updateSample() }
             if register == Int(R.bankSelect) {
                 out.append(bank0[register])
             } else {
@@ -85,10 +89,13 @@ public final class ICM20948AccelerometerCore: AccelerometerEmulatorBase, Registe
     }
 
     private func updateSample() {
-        guard !asleep, accelerometerOn, let g = sampler.sampleIfDue() else { return }
+        guard !asleep, accelerometerOn, let motion = sampler.motionIfDue() else { return }
         let range = ICM20948Accelerometer.Range(rawValue: (bank2[Int(B2.accelConfig)] >> 1) & 0b11) ?? .g2
-        storeAccelerometerWords(g, perG: range.countsPerG, bits: 16, littleEndian: false,
+        storeAccelerometerWords(motion.acceleration, perG: range.countsPerG, bits: 16, littleEndian: false,
                                 into: &bank0, at: Int(R.accelXHigh))
+        let gyroRange = ICM20948Accelerometer.GyroRange(rawValue: (bank2[Int(B2.gyroConfig1)] >> 1) & 0b11) ?? .dps250
+        storeAccelerometerWords(gyroOn ? motion.rotationRate : .zero, perG: gyroRange.countsPerDegreePerSecond,
+                                bits: 16, littleEndian: false, into: &bank0, at: Int(R.gyroXHigh))
         if bank0[Int(R.interruptEnable1)] & 0x01 != 0 { bank0[Int(R.interruptStatus1)] |= 0x01 }
     }
 }

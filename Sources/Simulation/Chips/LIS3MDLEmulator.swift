@@ -7,7 +7,9 @@ import Sensors
 /// data rate (DO bits, FAST_ODR by performance mode), the four full scales, saturation at the 16-bit
 /// rails, ZYXDA cleared by reading the data and ZYXOR when an unread sample is overwritten, noise by
 /// performance mode, and the I²C rule that a multi-byte read auto-increments only when bit 7 of the
-/// register address is set (otherwise every byte repeats the first register).
+/// register address is set (otherwise every byte repeats the first register). With `model: .lsm9ds1`
+/// it is the LSM9DS1's magnetometer: its sensitivity, and the die's (x, −y, −z) of the physics field,
+/// which is given in the accelerometer/gyro's axes.
 ///
 /// ```swift
 /// bus.attach(LIS3MDLEmulator(physics: physics), at: 0x1C)
@@ -17,10 +19,12 @@ public final class LIS3MDLEmulator: MagnetometerEmulatorBase, EmulatedMagnetomet
     typealias R = LIS3MDL.Register
     public private(set) var registers = [UInt8](repeating: 0, count: 0x40)
 
-    public var chip: ChipKind { .lis3mdl }
+    public let model: LIS3MDL.Model
+    public var chip: ChipKind { model.chip }
 
     /// `noise`: RMS µT per axis (nil: the datasheet figure for the configured performance mode).
-    public init(physics: PhysicsSource, noise: Double? = nil, seed: UInt64 = 1) {
+    public init(physics: PhysicsSource, noise: Double? = nil, seed: UInt64 = 1, model: LIS3MDL.Model = .lis3mdl) {
+        self.model = model
         super.init(sampler: MagneticSampler(physics: physics, fixedNoise: noise, seed: seed))
         reset()
     }
@@ -75,9 +79,10 @@ public final class LIS3MDLEmulator: MagnetometerEmulatorBase, EmulatedMagnetomet
 
     private func updateSample() {
         guard measurementMode == 0b00 || measurementMode == 0b01 else { return }
-        guard let field = sampler.sampleIfDue() else { return }
+        guard let sample = sampler.sampleIfDue() else { return }
+        let field = model.boardAxes(sample)
         if measurementMode == 0b01 { registers[Int(R.control3)] |= 0b11 }   // single: then power-down
-        let countsPerMicrotesla = range.countsPerGauss / 100
+        let countsPerMicrotesla = model.countsPerGauss(range) / 100
         for axis in 0..<3 {
             let bytes = wordBytes(clampedCount(field[axis] * countsPerMicrotesla, -32768...32767), littleEndian: true)
             registers[Int(R.outXL) + 2 * axis] = bytes[0]

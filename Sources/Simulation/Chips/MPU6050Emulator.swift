@@ -1,12 +1,13 @@
 import Linear
 import Sensors
 
-/// A register-level MPU-6050 accelerometer (the gyro reads zero): the driver talks to it as to the
-/// real chip on a GY-521 board.
+/// A register-level MPU-6050 accelerometer and gyroscope: the driver talks to it as to the real chip
+/// on a GY-521 board.
 ///
 /// Implements power-on sleep, DEVICE_RESET, the sample-rate divider with and without the DLPF,
-/// AFS_SEL scaling, big-endian data registers with auto-increment, and DATA_RDY_INT cleared by
-/// reading INT_STATUS. Physics comes from `PhysicsSource.acceleration` (g, chip axes).
+/// AFS_SEL and FS_SEL scaling, big-endian data registers (accelerometer, temperature, gyro) with
+/// auto-increment, clamping at the 16-bit rails, and DATA_RDY_INT cleared by reading INT_STATUS.
+/// Physics comes from `PhysicsSource.acceleration` (g) and `.rotationRate` (°/s), chip axes.
 ///
 /// ```swift
 /// bus.attach(MPU6050Emulator(physics: physics), at: 0x68)
@@ -16,8 +17,9 @@ public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
     typealias R = MPU6050.Register
     public private(set) var registers = [UInt8](repeating: 0, count: 0x80)
     /// `noise`: RMS g per axis (datasheet: 400 µg/√Hz, about 3 mg at a 44 Hz bandwidth).
-    public init(physics: PhysicsSource, noise: Double = 0.003, seed: UInt64 = 3) {
-        super.init(sampler: AccelerometerSampler(physics: physics, noise: noise, seed: seed))
+    /// `gyroNoise`: RMS °/s per axis (datasheet: 0.05 °/s total RMS noise at 100 Hz).
+    public init(physics: PhysicsSource, noise: Double = 0.003, gyroNoise: Double = 0.05, seed: UInt64 = 3) {
+        super.init(sampler: AccelerometerSampler(physics: physics, noise: noise, seed: seed, gyroNoise: gyroNoise))
         reset()
     }
 
@@ -51,7 +53,7 @@ public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
         out.reserveCapacity(count)
         var reg = Int(start)
         for _ in 0..<count {
-            if reg == Int(R.interruptStatus) || reg == Int(R.accelXHigh) { updateSample() }
+            if reg == Int(R.interruptStatus) || reg == Int(R.accelXHigh) || reg == Int(R.gyroXHigh) { updateSample() }
             out.append(reg < registers.count ? registers[reg] : 0)
             if reg == Int(R.interruptStatus) { registers[reg] &= ~0x01 }   // read clears DATA_RDY_INT
             reg += 1
@@ -60,10 +62,13 @@ public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
     }
 
     private func updateSample() {
-        guard !asleep, let g = sampler.sampleIfDue() else { return }
+        guard !asleep, let motion = sampler.motionIfDue() else { return }
         let range = MPU6050.Range(rawValue: (registers[Int(R.accelConfig)] >> 3) & 0b11) ?? .g2
-        storeAccelerometerWords(g, perG: range.countsPerG, bits: 16, littleEndian: false,
+        storeAccelerometerWords(motion.acceleration, perG: range.countsPerG, bits: 16, littleEndian: false,
                                 into: &registers, at: Int(R.accelXHigh))
+        let gyroRange = MPU6050.GyroRange(rawValue: (registers[Int(R.gyroConfig)] >> 3) & 0b11) ?? .dps250
+        storeAccelerometerWords(motion.rotationRate, perG: gyroRange.countsPerDegreePerSecond, bits: 16,
+                                littleEndian: false, into: &registers, at: Int(R.gyroXHigh))
         let temperature = UInt16(bitPattern: Int16((25 - 36.53) * 340))   // 25 °C
         registers[0x41] = UInt8(temperature >> 8)
         registers[0x42] = UInt8(temperature & 0xFF)

@@ -16,8 +16,12 @@ public final class QMC5883LEmulator: RegisterDevice {
     /// When set, every sample reports this raw field instead of the physics (for stuck/overflow tests).
     public var forcedField: Vector3?
 
-    public init(physics: PhysicsSource, noise: Double = 0.2, seed: UInt64 = 1) {
+    /// What register 0x0D reads: 0xFF on current parts; revision 1.0 parts left it reserved (0x00).
+    public let chipID: UInt8
+
+    public init(physics: PhysicsSource, noise: Double = 0.2, seed: UInt64 = 1, chipID: UInt8 = QMC5883L.chipIDValue) {
         self.physics = physics
+        self.chipID = chipID
         self.noise = noise
         rng = SplitMix64(seed: seed)
         reset()
@@ -26,7 +30,7 @@ public final class QMC5883LEmulator: RegisterDevice {
     private func reset() {
         registers = [UInt8](repeating: 0, count: 0x10)
         registers[Int(R.revision)] = 0x01
-        registers[Int(R.chipID)] = 0xFF
+        registers[Int(R.chipID)] = chipID
         clock.reset()
     }
 

@@ -23,6 +23,16 @@ public class AccelerometerEmulatorBase {
         get { sampler.forced }
         set { sampler.forced = newValue }
     }
+    /// RMS gyroscope noise per axis in °/s (chips with a gyroscope).
+    public var gyroNoise: Double {
+        get { sampler.gyroNoise }
+        set { sampler.gyroNoise = newValue }
+    }
+    /// When set, every sample reports this rotation rate in °/s (chip axes) instead of the physics.
+    public var forcedRotationRate: Vector3? {
+        get { sampler.forcedRotationRate }
+        set { sampler.forcedRotationRate = newValue }
+    }
 
     init(sampler: AccelerometerSampler) {
         self.sampler = sampler

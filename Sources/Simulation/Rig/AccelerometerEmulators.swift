@@ -12,17 +12,23 @@ public enum AccelerometerEmulators {
     /// AK09916 rig's) is rebuilt around the same magnetometer with the accelerometer core plugged in;
     /// otherwise a new host is attached with its own AK09916.
     @discardableResult
+    /// `noise` in g and `gyroNoise` in °/s (RMS per axis; nil: the chip's datasheet figures).
     public static func attach(_ kind: AccelerometerKind, to bus: EmulatedI2CBus, physics: PhysicsSource,
-                              noise: Double? = nil, seed: UInt64 = 1) -> I2CAddress {
+                              noise: Double? = nil, gyroNoise: Double? = nil, seed: UInt64 = 1) -> I2CAddress {
         let address = kind.defaultAddress
         switch kind {
         case .mpu6050:
-            bus.attach(MPU6050Emulator(physics: physics, noise: noise ?? 0.003, seed: seed &+ 100), at: address)
+            bus.attach(MPU6050Emulator(physics: physics, noise: noise ?? 0.003, gyroNoise: gyroNoise ?? 0.05,
+                                       seed: seed &+ 100), at: address)
+        case .lsm9ds1:
+            bus.attach(LSM9DS1AccelGyroEmulator(physics: physics, noise: noise ?? 0.002, gyroNoise: gyroNoise ?? 0.1,
+                                                seed: seed &+ 100), at: address)
         case .lsm303agr:
             bus.attach(LSM303AGRAccelerometerEmulator(physics: physics, noise: noise ?? 0.002, seed: seed &+ 100),
                        at: address)
         case .icm20948:
-            let core = ICM20948AccelerometerCore(physics: physics, noise: noise ?? 0.002, seed: seed &+ 100)
+            let core = ICM20948AccelerometerCore(physics: physics, noise: noise ?? 0.002, gyroNoise: gyroNoise ?? 0.09,
+                                                 seed: seed &+ 100)
             let existing = bus.device(at: address) as? ICM20948Emulator
             let magnetometer = existing?.magnetometer ?? AK09916Emulator(physics: physics, seed: seed &+ 200)
             let host = ICM20948Emulator(bus: bus, magnetometer: magnetometer,

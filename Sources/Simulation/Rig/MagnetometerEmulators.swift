@@ -9,7 +9,8 @@ import Sensors
 public enum MagnetometerEmulators {
     /// Creates the emulator for `chip` (noise nil: the chip's datasheet figure) and attaches it at the
     /// chip's default address; the AK09916 goes behind an ICM-20948 at 0x69, which attaches it at 0x0C
-    /// once the driver enables the bypass. Returns the emulator and the address the driver opens.
+    /// once the driver enables the bypass; the LSM9DS1's magnetometer comes with its accelerometer/gyro
+    /// at 0x6A. Returns the emulator and the address the driver opens.
     @discardableResult
     public static func attach(_ chip: ChipKind, to bus: EmulatedI2CBus, physics: PhysicsSource,
                               noise: Double? = nil, seed: UInt64 = 1) -> (any EmulatedMagnetometer, I2CAddress) {
@@ -19,6 +20,10 @@ public enum MagnetometerEmulators {
         case .qmc5883l: emulator = QMC5883LEmulator(physics: physics, noise: noise ?? 0.2, seed: seed)
         case .hmc5883l: emulator = HMC5883LEmulator(physics: physics, noise: noise, seed: seed)
         case .lis3mdl: emulator = LIS3MDLEmulator(physics: physics, noise: noise, seed: seed)
+        case .lsm9ds1:
+            // One package: the accelerometer/gyro is always there too (replaced when the rig asks for it).
+            emulator = LIS3MDLEmulator(physics: physics, noise: noise, seed: seed, model: .lsm9ds1)
+            AccelerometerEmulators.attach(.lsm9ds1, to: bus, physics: physics, seed: seed)
         case .lis2mdl: emulator = LIS2MDLEmulator(physics: physics, noise: noise, seed: seed)
         case .mmc5983ma: emulator = MMC5983MAEmulator(physics: physics, noise: noise, seed: seed)
         case .bmm150: emulator = BMM150Emulator(physics: physics, noise: noise, seed: seed)

@@ -33,11 +33,13 @@ public final class SimulatedRig {
         let physics = PhysicsSource(
             now: now,
             magneticField: { t in setup.chipField(atScenarioTime: t - start) },
-            acceleration: { t in setup.chipAcceleration(atScenarioTime: t - start) })
+            acceleration: { t in setup.chipAcceleration(atScenarioTime: t - start) },
+            rotationRate: { t in setup.chipRotationRate(atScenarioTime: t - start) })
         (emulator, address) = MagnetometerEmulators.attach(setup.chip, to: bus, physics: physics,
                                                            noise: setup.noise, seed: setup.seed)
         if let kind = setup.accelerometer {
-            accelerometerAddress = AccelerometerEmulators.attach(kind, to: bus, physics: physics, seed: setup.seed)
+            accelerometerAddress = AccelerometerEmulators.attach(kind, to: bus, physics: physics,
+                                                                 gyroNoise: setup.gyroNoise, seed: setup.seed)
         } else {
             accelerometerAddress = nil
         }
@@ -60,11 +62,18 @@ public struct SimulationSetup: Sendable {
     public var chip: ChipKind
     /// The accelerometer the rig emulates beside it (fed from the same attitude), if any.
     public var accelerometer: AccelerometerKind?
+    /// A constant gyroscope bias in °/s, chip axes (real gyros read a few tenths of a degree per second
+    /// when still, and it drifts with temperature).
+    public var gyroBias: Vector3 = .zero
+    /// Gyroscope noise per axis in °/s; nil for the chip's datasheet figure.
+    public var gyroNoise: Double?
 
     public init(world: SimulatedWorld = .sydney, scenario: AttitudeScenario = .tableTurn(),
                 model: MagnetometerModel = .typicalBoard, orientation: MountingOrientation = .componentSideUp,
                 noise: Double? = nil, seed: UInt64 = 1, chip: ChipKind = .qmc5883l,
-                accelerometer: AccelerometerKind? = nil) {
+                accelerometer: AccelerometerKind? = nil, gyroBias: Vector3 = .zero, gyroNoise: Double? = nil) {
+        self.gyroBias = gyroBias
+        self.gyroNoise = gyroNoise
         self.world = world
         self.scenario = scenario
         self.model = model
@@ -81,6 +90,16 @@ public struct SimulationSetup: Sendable {
     public func chipField(atScenarioTime t: Double) -> Vector3 {
         let body = scenario.attitude(at: t).bodyToNED.transposed * world.field
         return orientation.toChip(model.distorted(body))
+    }
+
+    /// The rotation rate a gyroscope measures (°/s, chip axes, `gyroBias` included) at scenario time `t`:
+    /// the body rate ω from the attitude's rate of change, Rᵀ(t − h)·R(t + h) ≈ I + [ω]ₓ·2h.
+    public func chipRotationRate(atScenarioTime t: Double) -> Vector3 {
+        let h = 0.001
+        let delta = scenario.attitude(at: t - h).bodyToNED.transposed * scenario.attitude(at: t + h).bodyToNED
+        let radiansPerSecond = Vector3(delta[2, 1] - delta[1, 2], delta[0, 2] - delta[2, 0], delta[1, 0] - delta[0, 1])
+            / (4 * h)
+        return orientation.toChip(radiansPerSecond * (180 / Double.pi)) + gyroBias
     }
 
     /// The specific force an accelerometer measures (g, chip axes) at scenario time `t`.

@@ -1,0 +1,36 @@
+/// Which board a set of detected chips probably is: the chips and addresses the common Raspberry Pi
+/// boards carry (hardware/README.md lists them). A guess, never used to choose a driver.
+///
+/// ```swift
+/// let boards = ScanReport(buses: [1], devices: Detector().scan(bus)).probableBoards
+/// // ["Sense HAT or BerryIMU v2 (LSM9DS1 at 0x1c and 0x6a)"]
+/// ```
+extension ScanReport {
+    /// One line per board recognised on any bus, in bus then address order.
+    public var probableBoards: [String] {
+        var boards: [String] = []
+        for bus in Set(devices.map(\.bus)).sorted() {
+            let rows = devices.filter { $0.bus == bus }
+            func row(_ chip: DetectedChip) -> DetectedDevice? { rows.first { $0.chip == chip } }
+            if let mag = row(.magnetometer(.lsm9ds1)), let imu = row(.accelerometer(.lsm9ds1)) {
+                boards.append("Sense HAT or BerryIMU v2 (LSM9DS1 at \(hexAddress(mag.address)) and \(hexAddress(imu.address)))")
+            }
+            if let mag = row(.magnetometer(.qmc5883l)) {
+                boards.append("GY-271 (QMC5883L at \(hexAddress(mag.address)), often sold as HMC5883L)")
+            }
+            if let mag = row(.magnetometer(.hmc5883l)) {
+                boards.append("GY-271, older version (HMC5883L at \(hexAddress(mag.address)))")
+            }
+            if let imu = row(.accelerometer(.mpu6050)) {
+                boards.append("GY-521 (MPU-6050 at \(hexAddress(imu.address)))")
+            }
+            if let imu = row(.accelerometer(.icm20948)) {
+                boards.append("ICM-20948 breakout (at \(hexAddress(imu.address)), AK09916 magnetometer behind it)")
+            }
+            if row(.magnetometer(.lis2mdl)) != nil, let imu = row(.accelerometer(.lsm303agr)) {
+                boards.append("LSM303AGR board (accelerometer at \(hexAddress(imu.address)), LIS2MDL at 0x1e)")
+            }
+        }
+        return boards
+    }
+}

@@ -1,0 +1,86 @@
+import Linear
+import Sensors
+
+/// A register-level LSM9DS1 accelerometer and gyroscope: the driver talks to it as to the real chip on a
+/// Sense HAT or BerryIMU v2.
+///
+/// Implements WHO_AM_I (0x68), power-down after power-on, SW_RESET, the gyro ODR (the accelerometer
+/// follows it while the gyro is on, else its own ODR_XL), FS_G and FS_XL scaling with clamping at the
+/// 16-bit rails, little-endian output words, IF_ADD_INC (without it a multi-byte read repeats one
+/// register), XLDA/GDA set on each sample and cleared by reading the accelerometer/gyro words.
+/// Physics: `PhysicsSource.acceleration` (g) and `.rotationRate` (°/s), chip axes.
+///
+/// ```swift
+/// bus.attach(LSM9DS1AccelGyroEmulator(physics: physics), at: 0x6A)
+/// let imu = try LSM9DS1AccelGyro(bus: bus)
+/// ```
+public final class LSM9DS1AccelGyroEmulator: AccelerometerEmulatorBase, RegisterDevice {
+    typealias R = LSM9DS1AccelGyro.Register
+    public private(set) var registers = [UInt8](repeating: 0, count: 0x40)
+
+    /// `noise`: RMS g per axis (datasheet: about 2 mg at ±2 g); `gyroNoise`: RMS °/s (about 0.1 °/s).
+    public init(physics: PhysicsSource, noise: Double = 0.002, gyroNoise: Double = 0.1, seed: UInt64 = 11) {
+        super.init(sampler: AccelerometerSampler(physics: physics, noise: noise, seed: seed, gyroNoise: gyroNoise))
+        reset()
+    }
+
+    private func reset() {
+        registers = [UInt8](repeating: 0, count: 0x40)
+        registers[Int(R.whoAmI)] = LSM9DS1AccelGyro.identity
+        registers[Int(R.control4)] = LSM9DS1AccelGyro.allAxes
+        registers[Int(R.control5XL)] = LSM9DS1AccelGyro.allAxes
+        registers[Int(R.control8)] = LSM9DS1AccelGyro.Control8.autoIncrement
+        sampler.reset()
+    }
+
+    private var gyroRate: UInt8 { registers[Int(R.control1G)] >> 5 }
+    private var accelerometerRate: UInt8 { registers[Int(R.control6XL)] >> 5 }
+
+    private func updateRate() {
+        let code = gyroRate != 0 ? gyroRate : accelerometerRate
+        // ODR_XL alone: 10, 50, 119 … Hz; with the gyro on, the gyro's 14.9, 59.5, 119 … Hz.
+        let accelOnly: [Double] = [0, 10, 50, 119, 238, 476, 952, 0]
+        let rate = gyroRate != 0 ? (LSM9DS1AccelGyro.Rate(rawValue: code)?.hertz ?? 0) : accelOnly[Int(code)]
+        if rate > 0 { sampler.setRate(rate) } else { sampler.reset() }
+    }
+
+    public func write(register: UInt8, value: UInt8) {
+        guard Int(register) < registers.count, register != R.whoAmI, register != R.status else { return }
+        if register == R.control8 && value & LSM9DS1AccelGyro.Control8.softReset != 0 { reset(); return }
+        if (R.gyroXLow...R.gyroXLow + 5).contains(register) || (R.accelXLow...R.accelXLow + 5).contains(register) { return }
+        registers[Int(register)] = value
+        if register == R.control1G || register == R.control6XL { updateRate() }
+    }
+
+    public func read(start: UInt8, count: Int) -> [UInt8] {
+        updateSample()
+        let increments = registers[Int(R.control8)] & LSM9DS1AccelGyro.Control8.autoIncrement != 0
+        var register = Int(start)
+        var out: [UInt8] = []
+        for _ in 0..<count {
+            out.append(register < registers.count ? registers[register] : 0)
+            if (Int(R.gyroXLow)...Int(R.gyroXLow) + 5).contains(register) {
+                registers[Int(R.status)] &= ~LSM9DS1AccelGyro.Status.gyroReady
+            } else if (Int(R.accelXLow)...Int(R.accelXLow) + 5).contains(register) {
+                registers[Int(R.status)] &= ~LSM9DS1AccelGyro.Status.accelerometerReady
+            }
+            if increments { register += 1 }
+        }
+        return out
+    }
+
+    private func updateSample() {
+        guard gyroRate != 0 || accelerometerRate != 0, let motion = sampler.motionIfDue() else { return }
+        let range = LSM9DS1AccelGyro.Range(rawValue: (registers[Int(R.control6XL)] >> 3) & 0b11) ?? .g2
+        storeAccelerometerWords(motion.acceleration, perG: 1 / range.gPerCount, bits: 16, littleEndian: true,
+                                into: &registers, at: Int(R.accelXLow))
+        var ready = LSM9DS1AccelGyro.Status.accelerometerReady
+        if gyroRate != 0 {
+            let gyroRange = LSM9DS1AccelGyro.GyroRange(rawValue: (registers[Int(R.control1G)] >> 3) & 0b11) ?? .dps245
+            storeAccelerometerWords(motion.rotationRate, perG: 1 / gyroRange.degreesPerSecondPerCount, bits: 16,
+                                    littleEndian: true, into: &registers, at: Int(R.gyroXLow))
+            ready |= LSM9DS1AccelGyro.Status.gyroReady
+        }
+        registers[Int(R.status)] |= ready
+    }
+}

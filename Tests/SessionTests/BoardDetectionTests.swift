@@ -1,0 +1,51 @@
+import Foundation
+import Platform
+import Sensors
+@testable import Session
+import Testing
+import TestSupport
+
+/// `detect --simulate --sensor NAME` and `watch --simulate --sensor NAME --once` for the boards Pi
+/// owners have: each is named, its board guessed, and watch reads it with its own partner chips.
+@Suite("boards on the simulated bus: detect names them, watch reads them")
+struct BoardDetectionTests {
+    func detect(_ selection: SensorSelection, json: Bool) throws -> String {
+        let h = try SessionHarness("boards-detect")
+        #expect(try DetectionQuery(simulation: selection, json: json).run(runtime: h.runtime("detect")) == .success)
+        return h.output.text
+    }
+
+    /// (magnetometer to emulate, accelerometer/gyro expected beside it, board note expected).
+    static let boards: [(ChipKind, AccelerometerKind, String)] = [
+        (.lsm9ds1, .lsm9ds1, "Probably a Sense HAT or BerryIMU v2 (LSM9DS1 at 0x1c and 0x6a)."),
+    ]
+
+    @Test("detect names the magnetometer, its partner, the board, and what watch will use", arguments: boards)
+    func detectTable(chip: ChipKind, partner: AccelerometerKind, board: String) throws {
+        let text = try detect(SensorSelection(simulate: true, sensor: chip), json: false)
+        #expect(text.contains(board), "\(text)")
+        #expect(text.contains("Commands will use the \(chip.displayName) on bus 1"), "\(text)")
+        #expect(text.contains("with the \(partner.displayName) accelerometer at "
+            + hexAddress(partner.defaultAddress) + " for tilt and its gyroscope for the rotation rate"), "\(text)")
+    }
+
+    @Test("detect --json carries the selection and the board", arguments: boards)
+    func detectJSON(chip: ChipKind, partner: AccelerometerKind, board: String) throws {
+        let text = try detect(SensorSelection(simulate: true, sensor: chip), json: true)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect((object["magnetometer"] as? [String: Any])?["name"] as? String == chip.rawValue)
+        #expect((object["accelerometer"] as? [String: Any])?["name"] as? String == partner.rawValue)
+        let boards = try #require(object["boards"] as? [String])
+        #expect(boards.contains { board.contains($0) }, "\(boards)")
+    }
+
+    @Test("watch --once reads one heading through the board's own chips", arguments: boards)
+    func watchOnce(chip: ChipKind, partner: AccelerometerKind, board: String) throws {
+        let h = try SessionHarness("boards-watch")
+        let request = WatchRequest(live: LiveRequest(sensors: SensorSelection(simulate: true, sensor: chip), gnss: .none),
+                                   once: true)
+        #expect(try WatchSession.run(request, runtime: h.runtime("watch")) == .success)
+        #expect(h.output.lines.count == 1)
+        #expect(headingValue(h.output.text) != nil, "\(h.output.text)")
+    }
+}
