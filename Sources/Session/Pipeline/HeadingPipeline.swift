@@ -96,7 +96,7 @@ public final class HeadingPipeline {
     @discardableResult
     public func process(_ sample: MagnetometerSample) -> HeadingEstimate? {
         lastSample = sample
-        return process(field: sample.field, acceleration: sample.acceleration, rotationRate: nil,
+        return process(field: sample.field, acceleration: sample.acceleration, rotationRate: sample.rotationRate,
                        monotonic: sample.monotonic, wall: sample.wall)
     }
 
