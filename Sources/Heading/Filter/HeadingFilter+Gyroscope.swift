@@ -46,13 +46,6 @@ extension HeadingFilter {
             deviation = deviationTable.correction(atCompassHeading: compass)
             flags.insert(.deviationApplied)
         }
-        let magnetic = normalizeDegrees(compass + deviation)
-        let (declination, declinationUncertainty) = declinationNow(expected: expected)
-        if declination == nil { flags.insert(.noDeclination) }
-        let accuracy = s.saturated ? AccuracyModel.unavailable : Swift.min(AccuracyModel.unavailable, a.accuracyDegrees)
-        let trueAccuracy = declination.map { _ in
-            Swift.min(AccuracyModel.unavailable, (accuracy * accuracy + declinationUncertainty * declinationUncertainty).squareRoot())
-        }
         // The tilt from the attitude's down axis in body coordinates (the third row of body → NED):
         // a still accelerometer would read its opposite. No trigonometry.
         let q = a.quaternion
@@ -60,6 +53,19 @@ extension HeadingFilter {
         let tilt = Tilt(gravity: Vector3(-down.x, -down.y, -down.z)) ?? .level
         let level = tilt.levelled(s.magnetic)
         let horizontal = (level.x * level.x + level.y * level.y).squareRoot()
+        let magnetic = normalizeDegrees(compass + deviation)
+        let (declination, declinationUncertainty) = declinationNow(expected: expected)
+        if declination == nil { flags.insert(.noDeclination) }
+        // The attitude filter's accuracy covers noise, tilt, drift and disturbance; the calibration's
+        // residual (20 µT for a board without a profile: tens of degrees) is added as the compass-only
+        // path adds it.
+        let calibration = configuration.accuracy.accuracy(AccuracyInputs(horizontalField: horizontal,
+                                                                          verticalField: level.z)).calibration
+        let combined = (a.accuracyDegrees * a.accuracyDegrees + calibration * calibration).squareRoot()
+        let accuracy = s.saturated || !combined.isFinite ? AccuracyModel.unavailable : Swift.min(AccuracyModel.unavailable, combined)
+        let trueAccuracy = declination.map { _ in
+            Swift.min(AccuracyModel.unavailable, (accuracy * accuracy + declinationUncertainty * declinationUncertainty).squareRoot())
+        }
         let estimate = HeadingEstimate(
             monotonic: s.monotonic, wall: s.wall, magneticHeading: magnetic,
             trueHeading: declination.map { normalizeDegrees(magnetic + $0) },

@@ -49,11 +49,13 @@ public enum WatchSession {
     /// How long `once` waits by default for a GNSS fix (and so the true heading), seconds.
     public static let fixTimeout = 10.0
 
-    /// With `once`: true when the reading can be printed now. It waits for the true heading while a
-    /// GNSS source could still give the declination, for at most `timeout`; gpsd that cannot be
-    /// reached at all is not waited for.
+    /// With `once`: true when the reading can be printed now. It waits for a gyro-aided heading to
+    /// settle (at most `onceTimeout`), and for the true heading while a GNSS source could still give
+    /// the declination (at most `timeout`); gpsd that cannot be reached at all is not waited for.
     static func onceIsReady(_ live: LiveSession, waited: Double, timeout: Double, runtime: Runtime) -> Bool {
         guard let estimate = live.pipeline.estimate else { return false }
+        // A gyro-aided heading settles in its first seconds; the reading waits for that too.
+        if estimate.flags.contains(.initialising) && waited < onceTimeout { return false }
         guard let gnss = live.gnss, estimate.trueHeading == nil else { return true }
         if let state = live.gnssState, case .disconnected(.cannotConnect) = state {
             runtime.say("no true heading: " + describe(state, source: gnss))
