@@ -46,6 +46,12 @@ final class GpsdSession {
             throw .cannotConnect(address)
         }
         isOpen = true
+        // Connecting to a local port nobody listens on can, now and then, connect the socket to
+        // itself (its own ephemeral port is the one asked for): that is no gpsd.
+        if Self.isConnectedToItself(data.pointee.gps_fd) {
+            close()
+            throw .cannotConnect(address)
+        }
         guard gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil) == 0 else {
             close()
             throw .watchFailed(address)
@@ -54,6 +60,22 @@ final class GpsdSession {
         let fd = data.pointee.gps_fd
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// True when the socket's local and remote addresses are the same (a TCP self-connection).
+    static func isConnectedToItself(_ fd: Int32) -> Bool {
+        var local = sockaddr_storage(), remote = sockaddr_storage()
+        var localLength = socklen_t(MemoryLayout<sockaddr_storage>.size), remoteLength = localLength
+        let ok = withUnsafeMutablePointer(to: &local) { l in
+            withUnsafeMutablePointer(to: &remote) { r in
+                l.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &localLength) } == 0
+                    && r.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &remoteLength) } == 0
+            }
+        }
+        guard ok, localLength == remoteLength else { return false }
+        return withUnsafeBytes(of: &local) { l in
+            withUnsafeBytes(of: &remote) { r in l.prefix(Int(localLength)).elementsEqual(r.prefix(Int(remoteLength))) }
+        }
     }
 
     /// Waits up to `timeout` seconds for a complete line.
