@@ -25,6 +25,8 @@ final class GpsdSession {
     private let data: UnsafeMutablePointer<gps_data_t>
     private var buffer: [CChar]
     private(set) var isOpen = false
+    /// True once the connected peer was checked not to be the socket itself.
+    private var peerVerified = false
 
     init(bufferSize: Int = 1 << 16) {
         data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
@@ -46,8 +48,10 @@ final class GpsdSession {
             throw .cannotConnect(address)
         }
         isOpen = true
+        peerVerified = false
         // Connecting to a local port nobody listens on can, now and then, connect the socket to
-        // itself (its own ephemeral port is the one asked for): that is no gpsd.
+        // itself (its own ephemeral port is the one asked for): that is no gpsd. Checked here and,
+        // as the connection may still be completing, again at the first read.
         if Self.isConnectedToItself(data.pointee.gps_fd) {
             close()
             throw .cannotConnect(address)
@@ -81,6 +85,18 @@ final class GpsdSession {
     /// Waits up to `timeout` seconds for a complete line.
     func readLine(timeout: Double) -> ReadResult {
         guard isOpen else { return .closed }
+        if !peerVerified {
+            // The connection may complete after gps_open returned: check its peer once it has one.
+            if Self.isConnectedToItself(data.pointee.gps_fd) {
+                close()
+                return .closed
+            }
+            var remote = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            peerVerified = withUnsafeMutablePointer(to: &remote) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(data.pointee.gps_fd, $0, &length) }
+            } == 0
+        }
         let micros = Int32(max(0, min(timeout, 10)) * 1_000_000)
         guard gps_waiting(data, micros) else { return .nothing }
         buffer[0] = 0

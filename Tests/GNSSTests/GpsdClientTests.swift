@@ -90,7 +90,14 @@ struct GpsdClientTests {
         #expect(seen.waitFor { $0.last.state == .disconnected(.cannotConnect(client.address)) })
         // gpsd comes back on the same port: the client reconnects by itself (its backoff is at most
         // 2 s; the bound here is generous so a loaded machine does not fail it).
-        server = try FakeGpsd(port: port)
+        // The port can be held for a moment by the client's own attempt to reach it: bind again
+        // until it is free.
+        var rebound: FakeGpsd?
+        for _ in 0..<100 where rebound == nil {
+            rebound = try? FakeGpsd(port: port)
+            if rebound == nil { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        server = try #require(rebound, "port \(port) stayed in use")
         #expect(server.acceptClient(timeout: 10) != nil)
         server.send([tpv(7, lat: -33.7, track: 7), tpv(8, lat: -33.8, track: 8)])
         #expect(seen.waitFor { $0.fixes.count == 4 })
