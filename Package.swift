@@ -19,6 +19,7 @@ let package = Package(
         // MARK: System libraries (the only C we call)
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
         .systemLibrary(name: "CGPS", path: "Sources/CGPS"),
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto"),
 
         // MARK: Pure value and math modules (no I/O, no Foundation)
         .target(name: "Linear", swiftSettings: strict),
@@ -39,6 +40,8 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["Platform"], swiftSettings: strict),
         .target(name: "HeadingLog", dependencies: ["Linear", "Geodesy", "Platform"], swiftSettings: strict),
         .target(name: "Options", swiftSettings: strict),
+        // Output formats for other software: NMEA 0183, Signal K deltas, JSON objects (pure formatting).
+        .target(name: "Outputs", dependencies: ["JSON", "Platform"], swiftSettings: strict),
 
         // MARK: The application layer: sessions, wiring, commands' work (time, signals and output injected)
         .target(
@@ -46,6 +49,7 @@ let package = Package(
             dependencies: [
                 "Platform", "JSON", "Linear", "Sensors", "GNSS", "Calibration", "Heading",
                 "Geomagnetism", "Geodesy", "Navigation", "Simulation", "Terminal", "HeadingLog",
+                "Outputs", "CMosquitto",
             ],
             swiftSettings: strict),
 
@@ -54,7 +58,7 @@ let package = Package(
             name: "lodestone",
             dependencies: [
                 "Options", "Session", "Platform", "Sensors", "GNSS", "Calibration", "Heading", "Geomagnetism",
-                "Geodesy", "HeadingLog", "Terminal",
+                "Geodesy", "HeadingLog", "Terminal", "Outputs",
             ],
             swiftSettings: strict),
 
@@ -86,10 +90,11 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"], exclude: ["Snapshots"]),
         .testTarget(name: "HeadingLogTests", dependencies: ["HeadingLog"]),
         .testTarget(name: "OptionsTests", dependencies: ["Options"]),
+        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "JSON", "Linear"]),
         .testTarget(name: "SessionTests", dependencies: [
             "Session", "TestSupport", "Platform", "Sensors", "Simulation", "GNSS", "Heading", "Calibration", "HeadingLog",
-            "Terminal", "Linear", "JSON", "Geodesy",
+            "Terminal", "Linear", "JSON", "Geodesy", "Outputs",
         ]),
-        .testTarget(name: "LodestoneTests", dependencies: ["lodestone", "TestSupport", "Session", "Options", "Linear"]),
+        .testTarget(name: "LodestoneTests", dependencies: ["lodestone", "TestSupport", "Session", "Options", "Linear", "Outputs", "JSON"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Geodesy
 import Heading
 import HeadingLog
+import Outputs
 import Platform
 import Sensors
 import Terminal
@@ -17,15 +18,18 @@ public struct WatchRequest: Sendable {
     /// Plain ASCII dashboard (also automatic when the locale is not UTF-8).
     public var ascii: Bool
     public var language: DashboardLanguage?
+    /// One JSON object per line instead of the plain line (and instead of the dashboard).
+    public var json: Bool
 
     public init(live: LiveRequest, rate: Double? = nil, once: Bool = false, log: LogSession.Options? = nil,
-                ascii: Bool = false, language: DashboardLanguage? = nil) {
+                ascii: Bool = false, language: DashboardLanguage? = nil, json: Bool = false) {
         self.live = live
         self.rate = rate
         self.once = once
         self.log = log
         self.ascii = ascii
         self.language = language
+        self.json = json
     }
 }
 
@@ -56,7 +60,7 @@ public enum WatchSession {
             language: request.language ?? .english, colorEnabled: !env.colorDisabled,
             asciiOnly: request.ascii || !env.localeIsUTF8)
         let status: ExitCode
-        if let terminal = runtime.terminal, !dumb {
+        if let terminal = runtime.terminal, !dumb, !request.json {
             if request.once {
                 return try printOneFrame(live: live, settings: settings, terminal: terminal, runtime: runtime, inbox: inbox)
             }
@@ -70,7 +74,7 @@ public enum WatchSession {
             status = .success
         } else {
             status = try runPlain(live: live, log: log, runtime: runtime, inbox: inbox, rate: request.rate ?? 10,
-                                  once: request.once, language: request.language ?? .english)
+                                  once: request.once, language: request.language ?? .english, json: request.json)
         }
         try log?.close()
         try live.saveLearnedDeviation(explicitPath: request.live.calibrationPath, runtime: runtime)
@@ -79,7 +83,7 @@ public enum WatchSession {
 
     /// Piped (or --once): one plain line per update, written as made.
     static func runPlain(live: LiveSession, log: LogSession?, runtime: Runtime, inbox: ControlInbox, rate: Double,
-                         once: Bool, language: DashboardLanguage) throws -> ExitCode {
+                         once: Bool, language: DashboardLanguage, json: Bool = false) throws -> ExitCode {
         let time = runtime.time
         let reader = live.reader
         let period = 1 / rate
@@ -98,7 +102,11 @@ public enum WatchSession {
                     // One log row per shown update. The row is built only here: building it marks
                     // the current fix as logged (its distance and bearing go on this row).
                     if let log, let row = live.logRow() { try log.append(row) }
-                    guard runtime.output.write(plainLine(estimate, language: language) + "\n") else { return .success }
+                    let line = json
+                        ? ReportJSON.heading(HeadingReport(estimate),
+                                             fix: live.currentFix().map { ServeSession.fixReport($0, wall: time.wall()) }).serialized()
+                        : plainLine(estimate, language: language)
+                    guard runtime.output.write(line + "\n") else { return .success }
                     if once { return .success }
                 }
                 if reader.statusMessage != lastStatus {
