@@ -100,6 +100,8 @@ public enum ServeSession {
                 lastFix = received
                 for s in sinks { s.publish(fix: f) }
             }
+            // Accept new clients and flush queues first, so a client that connected meanwhile gets this update.
+            for s in sinks { s.service(now: now) }
             // Publish the estimate of a sample just read, so an update leaves as soon as its sample is in.
             if let estimate = fresh, now >= nextUpdate {
                 nextUpdate = max(nextUpdate + period, now - period)
@@ -108,7 +110,6 @@ public enum ServeSession {
                 summary.updates += 1
                 summary.maximumLatency = max(summary.maximumLatency, time.monotonic() - estimate.monotonic)
             }
-            for s in sinks { s.service(now: now) }
             summary.peakQueuedBytes = max(summary.peakQueuedBytes, sinks.reduce(0) { $0 + $1.queuedBytes })
             if live.reader.statusMessage != lastStatus {
                 lastStatus = live.reader.statusMessage
