@@ -5,14 +5,17 @@ import Glibc
 // independent geodesic (Vincenty) to check distances with.
 
 /// The gpsfake executable, or nil when gpsd's test tools are not installed.
-public let gpsfakePath: String? = {
+public let gpsfakePath: String? = findExecutable("gpsfake")
+
+/// The first executable of that name on $PATH (or in /usr/bin, /usr/sbin, /usr/local/bin), or nil.
+public func findExecutable(_ name: String) -> String? {
     let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-    for folder in folders + ["/usr/bin", "/usr/local/bin"] {
-        let candidate = "\(folder)/gpsfake"
+    for folder in folders + ["/usr/bin", "/usr/sbin", "/usr/local/bin"] {
+        let candidate = "\(folder)/\(name)"
         if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
     }
     return nil
-}()
+}
 
 public let gpsfakeMissingMessage = "gpsfake is not installed (Debian packages gpsd and gpsd-clients); "
     + "'make test' installs them — skipping the tests against a real gpsd"
@@ -127,14 +130,19 @@ public final class GpsFake {
     }
 }
 
-/// `lodestone` running in the background, its output collected as it comes.
-public final class BackgroundLodestone {
+/// A program running in the background (in its own process group), its output collected as it comes.
+public final class BackgroundProcess {
     public let process = Process()
     private let out = LockedData(), err = LockedData()
     private let outPipe = Pipe(), errPipe = Pipe()
 
-    public init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: lodestoneBinaryPath)
+    /// `lodestone` with these arguments.
+    public convenience init(_ arguments: [String]) throws {
+        try self.init(executable: lodestoneBinaryPath, arguments)
+    }
+
+    public init(executable: String, _ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.standardOutput = outPipe
         process.standardError = errPipe
@@ -150,9 +158,10 @@ public final class BackgroundLodestone {
     public var stdout: String { String(decoding: out.value, as: UTF8.self) }
     public var stderr: String { String(decoding: err.value, as: UTF8.self) }
 
-    /// Sends SIGTERM and waits for the exit status (SIGKILL after `timeout`).
-    public func stop(timeout: Double = 5) -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+    /// Sends SIGTERM (or `signal`) and waits for the exit status (SIGKILL after `timeout`).
+    @discardableResult
+    public func stop(timeout: Double = 5, signal: Int32 = SIGTERM) -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, signal) }
         if !pollUntil(timeout, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         outPipe.fileHandleForReading.readabilityHandler = nil
@@ -162,6 +171,9 @@ public final class BackgroundLodestone {
         return process.terminationStatus
     }
 }
+
+/// `lodestone` running in the background.
+public typealias BackgroundLodestone = BackgroundProcess
 
 /// The text of a JSON member in one gpsd line (`"lat":48.2175` → "48.2175"), read without a JSON
 /// library so the digits are exactly gpsd's.

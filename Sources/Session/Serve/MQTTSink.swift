@@ -3,8 +3,9 @@ import Outputs
 import Platform
 import Synchronization
 
-/// Publishes to an MQTT broker through libmosquitto, whose own network thread connects, reconnects
-/// by itself (every 1–30 s) and writes; publishing here never waits. Topics under the prefix:
+/// Publishes to an MQTT broker through libmosquitto, whose own network thread connects and writes;
+/// while the broker is away this sink asks it to reconnect (every 1 s, backing off to 8 s), so
+/// serve reaches a broker that starts later or comes back. Publishing here never waits. Topics under the prefix:
 /// `PREFIX/heading` (each update, JSON), `PREFIX/fix` (each new fix), `PREFIX/event` (started,
 /// stopping, sensor status), and `PREFIX/status`, retained: "online" while connected, "offline" at a
 /// clean stop and as the last will when the connection dies. QoS 0 except the status (QoS 1). At
@@ -39,6 +40,10 @@ public final class MQTTSink: ServeSink {
     private var published = 0
     private let startedAt: Double
     private var warnedUnreachable = false
+    private var nextRetry: Double
+    private var retryDelay = 1.0
+    /// Events said before the connection was up (at most 16), sent once it is.
+    private var pendingEvents: [String] = []
     private var closed = false
 
     public init(_ endpoint: MQTTEndpoint, runtime: Runtime, queueLimit: Int = 1000) throws(ServeError) {
@@ -47,6 +52,7 @@ public final class MQTTSink: ServeSink {
         self.queueLimit = queueLimit
         label = "MQTT to " + endpoint.description
         startedAt = runtime.time.monotonic()
+        nextRetry = startedAt + 1
         shared = Shared(statusTopic: endpoint.prefix + "/status")
         mosquitto_lib_init()
         guard let h = mosquitto_new(nil, true, Unmanaged.passUnretained(shared).toOpaque()) else {
@@ -109,7 +115,14 @@ public final class MQTTSink: ServeSink {
     public func publish(fix: FixReport) { send("fix", ReportJSON.fix(fix).serialized()) }
 
     public func publish(event: String, message: String, wall: Double) {
-        send("event", ReportJSON.event(event, message: message, wall: wall).serialized())
+        let payload = ReportJSON.event(event, message: message, wall: wall).serialized()
+        if shared.state.withLock({ $0.connected }) {
+            send("event", payload)
+        } else if pendingEvents.count < 16 {
+            pendingEvents.append(payload)
+        } else {
+            dropped += 1
+        }
     }
 
     /// Says on stderr what the network thread noticed; warns once when the broker never answered.
@@ -119,6 +132,17 @@ public final class MQTTSink: ServeSink {
             return (s.notes, s.everConnected)
         }
         for note in notes { runtime.say(note + " (" + endpoint.description + ")") }
+        let connected = shared.state.withLock { $0.connected }
+        if connected {
+            retryDelay = 1
+            for payload in pendingEvents { send("event", payload) }
+            pendingEvents.removeAll()
+        } else if now >= nextRetry {
+            // libmosquitto's thread does not retry a first connection that failed: ask it to.
+            mosquitto_reconnect_async(handle)
+            nextRetry = now + retryDelay
+            retryDelay = min(8, retryDelay * 2)
+        }
         if !everConnected && !warnedUnreachable && now - startedAt > 3 {
             warnedUnreachable = true
             runtime.say("cannot reach the MQTT broker at \(endpoint) (is it running, and is the host and port right?); "

@@ -134,7 +134,8 @@ public enum ServeSession {
         }
         summary.samples = live.reader.counters.samples
         if sinks.contains(where: { $0.dropped > 0 }) { runtime.say(dropLine(sinks)) }
-        runtime.say("\(summary.updates) updates published")
+        runtime.say("\(summary.updates) updates published; sample to publication at most "
+                    + fixed(summary.maximumLatency * 1000, 2) + " ms")
         try live.saveLearnedDeviation(explicitPath: request.live.calibrationPath, runtime: runtime)
         return summary
     }
