@@ -67,7 +67,7 @@ let package = Package(
             name: "LodestoneBench",
             dependencies: [
                 "Linear", "Sensors", "Simulation", "Calibration", "Heading", "Geomagnetism", "Geodesy",
-                "Terminal", "HeadingLog", "Navigation", "JSON", "Platform", "Session",
+                "Terminal", "HeadingLog", "Navigation", "JSON", "Platform", "Session", "Outputs",
             ],
             path: "Benchmarks/LodestoneBench",
             swiftSettings: strict),
