@@ -41,7 +41,7 @@ private func benchServePublish() {
     ]
     let estimate = HeadingEstimate(monotonic: 1, wall: 1_795_000_000, magneticHeading: 123.4, trueHeading: 136.2,
                                    rawMagneticHeading: 123.3, accuracy: 1.1, trueAccuracy: 1.2, declination: 12.8,
-                                   declinationSource: .wmm, deviation: 0, fieldStrength: 57, horizontalField: 24,
+                                   declinationSource: .wmm(latitude: -33.87, longitude: 151.21), deviation: 0, fieldStrength: 57, horizontalField: 24,
                                    inclination: -64, tilt: Tilt(roll: 1.5, pitch: -2.5), turnRate: 3.2, flags: [])
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     bench("serve.publish", iterations: 50_000, extra: [("goal_ns", "5000000"), ("sinks", "nmea-tcp+signalk-udp+json")]) { n in
