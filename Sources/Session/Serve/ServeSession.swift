@@ -87,6 +87,7 @@ public enum ServeSession {
         var summary = ServeSummary()
         var lastStatus: String?
         var nextDropReport = start + dropReportInterval
+        var nextHousekeeping = start
         var reportedDrops = 0
         var lastFix: ReceivedFix?
         while !inbox.stopRequested {
@@ -94,6 +95,11 @@ public enum ServeSession {
             if let duration = request.duration, now0 - start >= duration { break }
             let fresh = live.next(timeout: 0.02)
             let now = time.monotonic()
+            // The sensor wakes the loop at its own rate (often 100–200 Hz); everything else happens only
+            // at update times, or every 0.1 s while no update is due, to keep wake-ups cheap.
+            let publishing = fresh != nil && now >= nextUpdate
+            guard publishing || now >= nextHousekeeping else { continue }
+            nextHousekeeping = now + 0.1
             live.pollGNSS()
             let fix = live.currentFix().map { fixReport($0, wall: time.wall()) }
             if let received = live.latestFix, received != lastFix, let f = fix {
@@ -103,7 +109,7 @@ public enum ServeSession {
             // Accept new clients and flush queues first, so a client that connected meanwhile gets this update.
             for s in sinks { s.service(now: now) }
             // Publish the estimate of a sample just read, so an update leaves as soon as its sample is in.
-            if let estimate = fresh, now >= nextUpdate {
+            if publishing, let estimate = fresh {
                 nextUpdate = max(nextUpdate + period, now - period)
                 let report = HeadingReport(estimate)
                 for s in sinks { s.publish(report, fix: fix) }
