@@ -35,8 +35,8 @@ private func benchServePublish() {
     server.service()
     let null = NullOutput()
     let sinks: [any ServeSink] = [
-        NMEASink(transport: .server(server), formatter: NMEAFormatter(), label: "nmea"),
-        SignalKSink(transport: .datagrams(udp), delta: SignalKDelta(), label: "signalk"),
+        MessageSink.nmea(.server(server), formatter: NMEAFormatter(), label: "nmea"),
+        MessageSink.signalK(.datagrams(udp), delta: SignalKDelta(), label: "signalk"),
         JSONLinesSink(output: null, label: "json"),
     ]
     let estimate = HeadingEstimate(monotonic: 1, wall: 1_795_000_000, magneticHeading: 123.4, trueHeading: 136.2,

@@ -153,17 +153,12 @@ struct ServeIntegrationTests {
                                            "--nmea", "tcp://127.0.0.1:\(port)"] + Self.location)
         #expect(pollUntil(15) { acceptsConnections(port) }, "\(serve.stderr)")
         // A consumer that connects and never reads.
-        let stalled = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(stalled) }
-        var rcvbuf: Int32 = 4096
-        setsockopt(stalled, SOL_SOCKET, SO_RCVBUF, &rcvbuf, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(stalled, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let stalled = connectLoopback(port) { fd in
+            var small: Int32 = 4096
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
         }
+        #expect(stalled >= 0)
+        defer { close(stalled) }
         _ = pollUntil(2) { false }
         let rssEarly = residentKilobytes(serve.process.processIdentifier)
         let text = readTCP(port: port, seconds: 10)

@@ -32,6 +32,11 @@ public let nmeaFolder = URL(fileURLWithPath: #filePath)
 public func freeTCPPort() -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
+    return bindLoopback(fd)
+}
+
+/// Binds the socket to 127.0.0.1 on a port the system chooses, and returns that port.
+public func bindLoopback(_ fd: Int32) -> UInt16 {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -47,15 +52,24 @@ public func freeTCPPort() -> UInt16 {
 
 /// True when something accepts TCP connections on 127.0.0.1:port.
 public func acceptsConnections(_ port: UInt16) -> Bool {
+    let fd = connectLoopback(port)
+    defer { if fd >= 0 { close(fd) } }
+    return fd >= 0
+}
+
+/// A TCP socket connected to 127.0.0.1:port, or -1.
+public func connectLoopback(_ port: UInt16, configure: (Int32) -> Void = { _ in }) -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
+    configure(fd)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return withUnsafePointer(to: &address) {
+    let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    } == 0
+    }
+    guard connected == 0 else { close(fd); return -1 }
+    return fd
 }
 
 /// Polls `condition` every 20 ms until it holds or `timeout` passes.

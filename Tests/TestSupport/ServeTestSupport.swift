@@ -63,17 +63,7 @@ public final class UDPListener {
     public init() {
         let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p -> Int32 in
-                guard bind(fd, p, length) == 0 else { return -1 }
-                return getsockname(fd, p, &length)
-            }
-        }
-        port = UInt16(bigEndian: address.sin_port)
+        port = bindLoopback(fd)
     }
 
     deinit { close(fd) }
@@ -96,16 +86,9 @@ public final class UDPListener {
 /// Connects to 127.0.0.1:port, optionally sends `request`, and returns what arrives within `seconds`
 /// (or once `until` holds for the text so far).
 public func readTCP(port: UInt16, seconds: Double, request: String? = nil, until: (String) -> Bool = { _ in false }) -> String {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = connectLoopback(port)
+    guard fd >= 0 else { return "" }
     defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { return "" }
     if let request { _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 65_536)

@@ -158,12 +158,12 @@ public enum ServeSession {
             let nmea = NMEAFormatter(talker: request.talker)
             for e in request.nmea {
                 let t = try transport(e, sockets: sockets, limit: request.clientQueueLimit)
-                sinks.append(NMEASink(transport: t, formatter: nmea, label: "NMEA 0183 on " + describe(e, t)))
+                sinks.append(MessageSink.nmea(t, formatter: nmea, label: "NMEA 0183 on " + describe(e, t)))
             }
             let delta = SignalKDelta(source: "lodestone." + request.talker.text)
             for e in request.signalK {
                 let t = try transport(e, sockets: sockets, limit: request.clientQueueLimit)
-                sinks.append(SignalKSink(transport: t, delta: delta, label: "Signal K deltas on " + describe(e, t)))
+                sinks.append(MessageSink.signalK(t, delta: delta, label: "Signal K deltas on " + describe(e, t)))
             }
             for path in request.json {
                 if path == "-" {

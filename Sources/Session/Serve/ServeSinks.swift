@@ -7,7 +7,7 @@ import Platform
 /// counts it in `dropped`.
 ///
 /// ```swift
-/// let sink: any ServeSink = NMEASink(transport: .server(server), formatter: NMEAFormatter())
+/// let sink: any ServeSink = MessageSink.nmea(.server(server), formatter: NMEAFormatter(), label: "NMEA 0183")
 /// sink.publish(report, fix: nil)
 /// sink.service(now: clock.monotonic())
 /// ```
@@ -36,48 +36,42 @@ extension ServeSink {
     public var queuedBytes: Int { 0 }
 }
 
-/// NMEA 0183 heading sentences over TCP (to every client) or UDP (one datagram per sentence).
-public final class NMEASink: ServeSink {
+/// Text messages over a `MessageTransport`: NMEA 0183 sentences or Signal K deltas. Over TCP the
+/// messages of one update go out as one piece (a client whose queue is full loses the whole update,
+/// never half of it); over UDP each message is its own datagram.
+///
+/// ```swift
+/// let nmea = MessageSink(transport: .server(server), label: "NMEA 0183 on tcp://0.0.0.0:10110") {
+///     NMEAFormatter().sentences(for: $0)
+/// }
+/// ```
+public final class MessageSink: ServeSink {
     let transport: MessageTransport
-    let formatter: NMEAFormatter
+    let messages: (HeadingReport) -> [String]
     public let label: String
 
-    public init(transport: MessageTransport, formatter: NMEAFormatter, label: String) {
+    public init(transport: MessageTransport, label: String, messages: @escaping (HeadingReport) -> [String]) {
         self.transport = transport
-        self.formatter = formatter
         self.label = label
+        self.messages = messages
+    }
+
+    /// NMEA 0183 heading sentences.
+    public static func nmea(_ transport: MessageTransport, formatter: NMEAFormatter, label: String) -> MessageSink {
+        MessageSink(transport: transport, label: label) { formatter.sentences(for: $0) }
+    }
+
+    /// Signal K deltas, one JSON object per line (TCP) or per datagram (UDP).
+    public static func signalK(_ transport: MessageTransport, delta: SignalKDelta, label: String) -> MessageSink {
+        MessageSink(transport: transport, label: label) { [delta.delta(for: $0).serialized() + "\r\n"] }
     }
 
     public func publish(_ report: HeadingReport, fix: FixReport?) {
+        let texts = messages(report)
         switch transport {
-        case .server:
-            // One message per update: a client whose queue is full loses the whole update, never half of it.
-            transport.deliver(Array(formatter.sentences(for: report).joined().utf8))
-        case .datagrams:
-            for sentence in formatter.sentences(for: report) { transport.deliver(Array(sentence.utf8)) }
+        case .server: transport.deliver(Array(texts.joined().utf8))
+        case .datagrams: for text in texts { transport.deliver(Array(text.utf8)) }
         }
-    }
-
-    public func service(now: Double) { transport.service() }
-    public var dropped: Int { transport.dropped }
-    public var queuedBytes: Int { transport.queuedBytes }
-    public func close() { transport.close() }
-}
-
-/// Signal K delta messages, one JSON object per line (TCP) or per datagram (UDP).
-public final class SignalKSink: ServeSink {
-    let transport: MessageTransport
-    let delta: SignalKDelta
-    public let label: String
-
-    public init(transport: MessageTransport, delta: SignalKDelta, label: String) {
-        self.transport = transport
-        self.delta = delta
-        self.label = label
-    }
-
-    public func publish(_ report: HeadingReport, fix: FixReport?) {
-        transport.deliver(Array((delta.delta(for: report).serialized() + "\r\n").utf8))
     }
 
     public func service(now: Double) { transport.service() }

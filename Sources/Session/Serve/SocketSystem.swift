@@ -45,10 +45,7 @@ public final class LinuxSockets: SocketSystem {
         guard fd >= 0 else { throw .socket("socket", errno: errno) }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        if bound != 0 {
+        if Self.call(bind, fd, &address) != 0 {
             let e = errno
             Glibc.close(fd)
             if e == EADDRINUSE { throw .portInUse(host: host, port: port) }
@@ -78,10 +75,7 @@ public final class LinuxSockets: SocketSystem {
         guard fd >= 0 else { throw .socket("socket", errno: errno) }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &one, socklen_t(MemoryLayout<Int32>.size))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
+        guard Self.call(connect, fd, &address) == 0 else {
             let e = errno
             Glibc.close(fd)
             throw .socket("UDP to \(host):\(port)", errno: e)
@@ -122,6 +116,14 @@ public final class LinuxSockets: SocketSystem {
     }
 
     public func close(_ fd: Int32) { Glibc.close(fd) }
+
+    /// `bind` or `connect` with an IPv4 address.
+    static func call(_ function: (Int32, UnsafePointer<sockaddr>?, socklen_t) -> Int32, _ fd: Int32,
+                     _ address: inout sockaddr_in) -> Int32 {
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { function(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
 
     /// An IPv4 address for a dotted quad or a host name (resolved once, at start).
     static func address(_ host: String, port: UInt16) throws(ServeError) -> sockaddr_in {
