@@ -25,7 +25,7 @@ public struct ServeRequest: Sendable {
 
     public init(live: LiveRequest, rate: Double = 10, duration: Double? = nil, nmea: [ServeEndpoint] = [],
                 signalK: [ServeEndpoint] = [], json: [String] = [], mqtt: [MQTTEndpoint] = [],
-                talker: NMEATalker = .compass, clientQueueLimit: Int = 64 * 1024) {
+                talker: NMEATalker = .compass, clientQueueLimit: Int = 32 * 1024) {
         self.live = live
         self.rate = rate
         self.duration = duration
@@ -48,6 +48,8 @@ public struct ServeSummary: Sendable, Equatable {
     public var dropped: [String: Int] = [:]
     /// Largest delay from a sample to its update leaving for the sinks, seconds.
     public var maximumLatency = 0.0
+    /// Sum of those delays over all updates, seconds.
+    public var totalLatency = 0.0
     /// The most bytes all sinks together held waiting for consumers at any time.
     public var peakQueuedBytes = 0
 }
@@ -114,7 +116,9 @@ public enum ServeSession {
                 let report = HeadingReport(estimate)
                 for s in sinks { s.publish(report, fix: fix) }
                 summary.updates += 1
-                summary.maximumLatency = max(summary.maximumLatency, time.monotonic() - estimate.monotonic)
+                let latency = time.monotonic() - estimate.monotonic
+                summary.maximumLatency = max(summary.maximumLatency, latency)
+                summary.totalLatency += latency
             }
             summary.peakQueuedBytes = max(summary.peakQueuedBytes, sinks.reduce(0) { $0 + $1.queuedBytes })
             if live.reader.statusMessage != lastStatus {
@@ -140,8 +144,9 @@ public enum ServeSession {
         }
         summary.samples = live.reader.counters.samples
         if sinks.contains(where: { $0.dropped > 0 }) { runtime.say(dropLine(sinks)) }
-        runtime.say("\(summary.updates) updates published; sample to publication at most "
-                    + fixed(summary.maximumLatency * 1000, 2) + " ms")
+        let mean = summary.updates > 0 ? summary.totalLatency / Double(summary.updates) : 0
+        runtime.say("\(summary.updates) updates published; sample to publication: mean " + fixed(mean * 1000, 2)
+                    + " ms, at most " + fixed(summary.maximumLatency * 1000, 2) + " ms")
         try live.saveLearnedDeviation(explicitPath: request.live.calibrationPath, runtime: runtime)
         return summary
     }

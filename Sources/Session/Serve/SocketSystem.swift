@@ -37,6 +37,9 @@ public protocol SocketSystem: AnyObject {
 
 /// The real sockets: IPv4, non-blocking, `MSG_NOSIGNAL` (a vanished peer is an error, not SIGPIPE).
 public final class LinuxSockets: SocketSystem {
+    /// SO_SNDBUF of each accepted client, bytes (Linux doubles it for its bookkeeping).
+    public static let clientSendBuffer: Int32 = 16 * 1024
+
     public init() {}
 
     public func listen(host: String, port: UInt16) throws(ServeError) -> Int32 {
@@ -66,6 +69,10 @@ public final class LinuxSockets: SocketSystem {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        // A small kernel buffer too: a client that stops reading holds at most a few seconds of
+        // updates (ours and the kernel's), so when it reads again it gets recent headings, not old ones.
+        var sendBuffer = Self.clientSendBuffer
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
         return fd
     }
 

@@ -26,7 +26,7 @@ public final class StreamServer {
     /// Connections accepted since start.
     public private(set) var accepted = 0
 
-    public init(sockets: any SocketSystem, host: String, port: UInt16, queueLimit: Int = 64 * 1024,
+    public init(sockets: any SocketSystem, host: String, port: UInt16, queueLimit: Int = 32 * 1024,
                 maximumClients: Int = 32) throws(ServeError) {
         self.sockets = sockets
         self.host = host
