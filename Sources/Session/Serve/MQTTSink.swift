@@ -108,6 +108,8 @@ public final class MQTTSink: ServeSink {
         }
     }
 
+    deinit { close() }
+
     public func publish(_ report: HeadingReport, fix: FixReport?) {
         send("heading", ReportJSON.heading(report).serialized())
     }

@@ -1,3 +1,5 @@
+import Platform
+
 /// Where one `serve` sink publishes, parsed from its URL option.
 ///
 /// ```swift
@@ -17,26 +19,26 @@ public enum ServeEndpoint: Sendable, Equatable, CustomStringConvertible {
         let expected = "tcp://[HOST]:PORT or udp://HOST:PORT, e.g. tcp://:\(defaultPort) or udp://127.0.0.1:\(defaultPort)"
         let lower = text.lowercased()
         let isTCP = lower.hasPrefix("tcp://")
-        guard isTCP || lower.hasPrefix("udp://") else { throw InvalidRequest("'\(text)' is not \(expected)") }
+        guard isTCP || lower.hasPrefix("udp://") else { throw InvalidRequest("'\(sanitize(text))' is not \(expected)") }
         let (host, port) = try hostAndPort(String(text.dropFirst(6)), defaultPort: defaultPort, expected: expected)
         if isTCP { return .tcp(host: host, port: port) }
-        guard !host.isEmpty else { throw InvalidRequest("'\(text)' names no host to send to: \(expected)") }
+        guard !host.isEmpty else { throw InvalidRequest("'\(sanitize(text))' names no host to send to: \(expected)") }
         return .udp(host: host, port: port)
     }
 
     public var description: String {
         switch self {
-        case .tcp(let host, let port): return "tcp://\(host.isEmpty ? "0.0.0.0" : host):\(port)"
-        case .udp(let host, let port): return "udp://\(host):\(port)"
+        case .tcp(let host, let port): return "tcp://\(host.isEmpty ? "0.0.0.0" : sanitize(host)):\(port)"
+        case .udp(let host, let port): return "udp://\(sanitize(host)):\(port)"
         }
     }
 
     static func hostAndPort(_ rest: String, defaultPort: UInt16, expected: String) throws(InvalidRequest) -> (String, UInt16) {
-        guard !rest.contains("/"), !rest.contains("@") else { throw InvalidRequest("'\(rest)' is not \(expected)") }
+        guard !rest.contains("/"), !rest.contains("@") else { throw InvalidRequest("'\(sanitize(rest))' is not \(expected)") }
         guard let colon = rest.lastIndex(of: ":") else { return (rest, defaultPort) }
         let host = String(rest[..<colon])
         guard let port = UInt16(rest[rest.index(after: colon)...]), port > 0 else {
-            throw InvalidRequest("'\(rest)' has no valid port (1–65535): \(expected)")
+            throw InvalidRequest("'\(sanitize(rest))' has no valid port (1–65535): \(expected)")
         }
         return (host, port)
     }
@@ -61,7 +63,7 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
 
     public static func parse(_ text: String) throws(InvalidRequest) -> MQTTEndpoint {
         let expected = "mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX, e.g. mqtt://127.0.0.1:1883/lodestone"
-        guard text.lowercased().hasPrefix("mqtt://") else { throw InvalidRequest("'\(text)' is not \(expected)") }
+        guard text.lowercased().hasPrefix("mqtt://") else { throw InvalidRequest("'\(sanitize(text))' is not \(expected)") }
         var rest = String(text.dropFirst(7))
         var prefix = "lodestone"
         if let slash = rest.firstIndex(of: "/") {
@@ -69,7 +71,7 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
             rest = String(rest[..<slash])
             while prefix.hasSuffix("/") { prefix.removeLast() }
             guard !prefix.isEmpty, !prefix.contains("#"), !prefix.contains("+") else {
-                throw InvalidRequest("'\(text)' needs a topic prefix without wildcards (# +): \(expected)")
+                throw InvalidRequest("'\(sanitize(text))' needs a topic prefix without wildcards (# +): \(expected)")
             }
         }
         var user: String?
@@ -85,12 +87,12 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
             }
         }
         let (host, port) = try ServeEndpoint.hostAndPort(rest, defaultPort: 1883, expected: expected)
-        guard !host.isEmpty else { throw InvalidRequest("'\(text)' names no broker host: \(expected)") }
+        guard !host.isEmpty else { throw InvalidRequest("'\(sanitize(text))' names no broker host: \(expected)") }
         return MQTTEndpoint(host: host, port: port, prefix: prefix, user: user, password: password)
     }
 
     /// The URL without the password.
     public var description: String {
-        "mqtt://" + (user.map { $0 + (password == nil ? "" : ":***") + "@" } ?? "") + "\(host):\(port)/\(prefix)"
+        sanitize("mqtt://" + (user.map { $0 + (password == nil ? "" : ":***") + "@" } ?? "") + "\(host):\(port)/\(prefix)")
     }
 }
