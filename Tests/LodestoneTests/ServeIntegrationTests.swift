@@ -107,6 +107,13 @@ struct ServeIntegrationTests {
             #expect(o["heading_mag_deg"]?.double != nil && o["heading_true_deg"]?.double != nil, "\(m)")
         }
         #expect(messages.first == "lodestone/status online", "\(messages.prefix(3))")
+        // The simulated receiver's fixes, one message each.
+        let fixes = messages.filter { $0.hasPrefix("lodestone/fix ") }
+        #expect(!fixes.isEmpty)
+        for m in fixes {
+            let o = try JSONValue.parse(String(m.dropFirst("lodestone/fix ".count)))
+            #expect(o["lat_deg"]?.double != nil && o["gnss_mode"]?.string != nil, "\(m)")
+        }
         #expect(messages.contains { $0.hasPrefix("lodestone/event ") && $0.contains(#""event":"started""#) })
         #expect(messages.last == "lodestone/status offline", "\(messages.suffix(3))")
         // The status is retained: a late subscriber learns it at once.

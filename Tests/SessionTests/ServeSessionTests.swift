@@ -121,6 +121,22 @@ struct ServeSessionTests {
         }
     }
 
+    @Test("Signal K over TCP: one delta per line to each client")
+    func signalKTCP() throws {
+        let h = try SessionHarness("serve-signalk-tcp")
+        let sockets = FakeSockets(clock: h.clock)
+        let client = sockets.connect(to: 8375)
+        let summary = try ServeSession.run(Self.request(signalK: [.tcp(host: "127.0.0.1", port: 8375)], duration: 2),
+                                           runtime: h.runtime("serve"), sockets: sockets)
+        var lines = client.text.components(separatedBy: "\r\n")
+        #expect(lines.removeLast() == "")
+        #expect(lines.count == summary.updates)
+        for line in lines {
+            let v = try JSONValue.parse(line)
+            #expect(v["updates"]?[0]?["$source"]?.string == "lodestone.HC")
+        }
+    }
+
     @Test("--json -: one object per update on standard output")
     func jsonLines() throws {
         let h = try SessionHarness("serve-json")
