@@ -172,6 +172,16 @@ struct ServeSessionTests {
         }
     }
 
+    @Test("no sink: a usage error before any sensor is opened")
+    func nothingToServe() throws {
+        let h = try SessionHarness("serve-nothing")
+        #expect(throws: InvalidRequest.self) {
+            try ServeSession.run(Self.request(duration: 1), runtime: h.runtime("serve"), sockets: FakeSockets(clock: h.clock))
+        }
+        #expect(h.diagnostics.text.isEmpty, "\(h.diagnostics.text)")
+        #expect(h.clock.now() == 0)
+    }
+
     @Test("watch --json: one JSON object per line instead of the plain line")
     func watchJSON() throws {
         let h = try SessionHarness("watch-json")

@@ -75,11 +75,13 @@ public enum ServeSession {
                            mqtt: (MQTTEndpoint, Runtime) throws(ServeError) -> any ServeSink = { e, r throws(ServeError) in try MQTTSink(e, runtime: r) })
         throws -> ServeSummary {
         guard (1...50).contains(request.rate) else { throw InvalidRequest("the rate must be 1–50 updates per second") }
+        guard !(request.nmea.isEmpty && request.signalK.isEmpty && request.json.isEmpty && request.mqtt.isEmpty) else {
+            throw InvalidRequest("nothing to serve: give --nmea, --signalk, --json or --mqtt")
+        }
         let inbox = ControlInbox(runtime.events)
         let live = try LiveSession.open(request.live, runtime: runtime, inbox: inbox)
         let sinks = try openSinks(request, runtime: runtime, sockets: sockets, mqtt: mqtt)
         defer { for s in sinks { s.close() } }
-        guard !sinks.isEmpty else { throw InvalidRequest("nothing to serve: give --nmea, --signalk, --json or --mqtt") }
         for s in sinks { runtime.say("publishing " + s.label) }
         let time = runtime.time
         let start = time.monotonic()
