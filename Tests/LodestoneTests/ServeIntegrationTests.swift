@@ -45,6 +45,7 @@ struct ServeIntegrationTests {
         let direct = LockedData()
         let reader = Thread { direct.append(Data(readTCP(port: nmeaPort, seconds: 7).utf8)) }
         reader.start()
+        _ = pollUntil(0.5) { false }   // connected before gpsd's watch begins, so it sees every sentence gpsd reports
         let watch = readTCP(port: gpsdPort, seconds: 6, request: #"?WATCH={"enable":true,"json":true}"# + "\n") {
             $0.components(separatedBy: #""class":"ATT""#).count > 20
         }

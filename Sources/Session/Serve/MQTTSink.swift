@@ -98,6 +98,9 @@ public final class MQTTSink: ServeSink {
         if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue {
             mosquitto_destroy(h)
             mosquitto_lib_cleanup()
+            if rc == MOSQ_ERR_EAI.rawValue {
+                throw .mqtt("cannot resolve the MQTT broker's host '\(sanitize(endpoint.host))'; check the name, or use its IP address")
+            }
             throw .mqtt("cannot connect to the MQTT broker at \(endpoint): \(String(cString: mosquitto_strerror(rc)))")
         }
         let loop = mosquitto_loop_start(h)
