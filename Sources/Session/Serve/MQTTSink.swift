@@ -3,9 +3,11 @@ import Outputs
 import Platform
 import Synchronization
 
-/// Publishes to an MQTT broker through libmosquitto, whose own network thread connects and writes;
-/// while the broker is away this sink asks it to reconnect (every 1 s, backing off to 8 s), so
-/// serve reaches a broker that starts later or comes back. Publishing here never waits. Topics under the prefix:
+/// Publishes to an MQTT broker through libmosquitto, on the session's own thread: publishing writes
+/// what the socket takes at once (non-blocking) and `service` runs libmosquitto's loop without
+/// waiting (the rest of the queue, the broker's answers, keep-alive pings). While the broker is away
+/// it reconnects by itself (every 1 s, backing off to 8 s), so serve reaches a broker that starts
+/// later or comes back. Topics under the prefix:
 /// `PREFIX/heading` (each update, JSON), `PREFIX/fix` (each new fix), `PREFIX/event` (started,
 /// stopping, sensor status), and `PREFIX/status`, retained: "online" while connected, "offline" at a
 /// clean stop and as the last will when the connection dies. QoS 0 except the status (QoS 1). At
@@ -17,7 +19,7 @@ import Synchronization
 /// sink.publish(report, fix: nil)         // → boat/heading
 /// ```
 public final class MQTTSink: ServeSink {
-    /// What the network thread tells the session's thread.
+    /// What libmosquitto's callbacks record (they run inside `mosquitto_loop`, on this thread).
     final class Shared: Sendable {
         struct State {
             var connected = false
@@ -103,12 +105,6 @@ public final class MQTTSink: ServeSink {
             }
             throw .mqtt("cannot connect to the MQTT broker at \(endpoint): \(String(cString: mosquitto_strerror(rc)))")
         }
-        let loop = mosquitto_loop_start(h)
-        guard loop == MOSQ_ERR_SUCCESS.rawValue else {
-            mosquitto_destroy(h)
-            mosquitto_lib_cleanup()
-            throw .mqtt("cannot start the MQTT client's network thread: \(String(cString: mosquitto_strerror(loop)))")
-        }
     }
 
     deinit { close() }
@@ -132,6 +128,8 @@ public final class MQTTSink: ServeSink {
 
     /// Says on stderr what the network thread noticed; warns once when the broker never answered.
     public func service(now: Double) {
+        // Reads the broker's answers, writes what is queued, sends pings; never waits (timeout 0).
+        _ = mosquitto_loop(handle, 0, 1)
         let (notes, everConnected) = shared.state.withLock { s -> ([String], Bool) in
             defer { s.notes.removeAll() }
             return (s.notes, s.everConnected)
@@ -143,7 +141,6 @@ public final class MQTTSink: ServeSink {
             for payload in pendingEvents { send("event", payload) }
             pendingEvents.removeAll()
         } else if now >= nextRetry {
-            // libmosquitto's thread does not retry a first connection that failed: ask it to.
             mosquitto_reconnect_async(handle)
             nextRetry = now + retryDelay
             retryDelay = min(8, retryDelay * 2)
@@ -172,7 +169,10 @@ public final class MQTTSink: ServeSink {
             mosquitto_publish(handle, nil, shared.statusTopic, Int32(offline.count), offline, 1, true)
         }
         mosquitto_disconnect(handle)
-        mosquitto_loop_stop(handle, !connected)
+        // Let the last messages and the DISCONNECT go out (at most 1 s).
+        for _ in 0..<50 where connected && mosquitto_want_write(handle) {
+            _ = mosquitto_loop(handle, 20, 1)
+        }
         mosquitto_destroy(handle)
         mosquitto_lib_cleanup()
     }
