@@ -7,8 +7,8 @@
 PREFIX    ?= /usr/local
 SWIFT     ?= swift
 RELEASE   := -c release --static-swift-stdlib
-BUILD_DEBS := libi2c-dev libgps-dev
-TEST_DEBS  := $(BUILD_DEBS) gpsd gpsd-tools gpsd-clients tmux
+BUILD_DEBS := libi2c-dev libgps-dev libmosquitto-dev
+TEST_DEBS  := $(BUILD_DEBS) gpsd gpsd-tools gpsd-clients tmux mosquitto mosquitto-clients
 BENCH_DEBS := $(BUILD_DEBS) libproj-dev gcc
 # BROAD trials (real IMU with optical truth) for the attitude accuracy figures; skipped when absent.
 BROAD_DIR ?= ../shared/data/broad

@@ -19,6 +19,7 @@ let package = Package(
         // MARK: System libraries (the only C we call)
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
         .systemLibrary(name: "CGPS", path: "Sources/CGPS"),
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto"),
 
         // MARK: Pure value and math modules (no I/O, no Foundation)
         .target(name: "Linear", swiftSettings: strict),
@@ -40,6 +41,8 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["Geodesy", "Platform"], swiftSettings: strict),
         .target(name: "HeadingLog", dependencies: ["Linear", "Geodesy", "Platform"], swiftSettings: strict),
         .target(name: "Options", dependencies: ["Platform"], swiftSettings: strict),
+        // Output formats for other software: NMEA 0183, Signal K deltas, JSON objects (pure formatting).
+        .target(name: "Outputs", dependencies: ["JSON", "Platform"], swiftSettings: strict),
 
         // MARK: The application layer: sessions, wiring, commands' work (time, signals and output injected)
         .target(
@@ -47,6 +50,7 @@ let package = Package(
             dependencies: [
                 "Platform", "JSON", "Linear", "Sensors", "GNSS", "Calibration", "Heading",
                 "Geomagnetism", "Geodesy", "Navigation", "Simulation", "Terminal", "HeadingLog",
+                "Outputs", "CMosquitto",
             ],
             swiftSettings: strict),
 
@@ -55,7 +59,7 @@ let package = Package(
             name: "lodestone",
             dependencies: [
                 "Options", "Session", "Platform", "Sensors", "GNSS", "Calibration", "Heading", "Geomagnetism",
-                "Geodesy", "HeadingLog", "Terminal",
+                "Geodesy", "HeadingLog", "Terminal", "Outputs",
             ],
             swiftSettings: strict),
 
@@ -64,7 +68,7 @@ let package = Package(
             name: "LodestoneBench",
             dependencies: [
                 "Linear", "Sensors", "Simulation", "Calibration", "Heading", "Geomagnetism", "Geodesy",
-                "Terminal", "HeadingLog", "Navigation", "JSON", "Platform", "Session", "Attitude",
+                "Terminal", "HeadingLog", "Navigation", "JSON", "Platform", "Session", "Attitude", "Outputs",
             ],
             path: "Benchmarks/LodestoneBench",
             swiftSettings: strict),
@@ -88,10 +92,11 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Geodesy", "Linear"], exclude: ["Snapshots"]),
         .testTarget(name: "HeadingLogTests", dependencies: ["HeadingLog"]),
         .testTarget(name: "OptionsTests", dependencies: ["Options"]),
+        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "JSON", "Linear"]),
         .testTarget(name: "SessionTests", dependencies: [
             "Session", "TestSupport", "Platform", "Sensors", "Simulation", "GNSS", "Heading", "Calibration", "HeadingLog",
-            "Terminal", "Linear", "JSON", "Geodesy",
+            "Terminal", "Linear", "JSON", "Geodesy", "Outputs",
         ]),
-        .testTarget(name: "LodestoneTests", dependencies: ["lodestone", "TestSupport", "Session", "Options", "Linear"]),
+        .testTarget(name: "LodestoneTests", dependencies: ["lodestone", "TestSupport", "Session", "Options", "Linear", "Outputs", "JSON"]),
     ]
 )

@@ -71,6 +71,7 @@ public func runLodestone(_ arguments: [String], stdin: String? = nil, timeout: D
 public final class LockedData: @unchecked Sendable {
     private var data = Data()
     private let lock = NSLock()
+    public init() {}
     public func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
     public var value: Data { lock.lock(); defer { lock.unlock() }; return data }
 }

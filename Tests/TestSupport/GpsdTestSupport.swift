@@ -5,14 +5,17 @@ import Glibc
 // independent geodesic (Vincenty) to check distances with.
 
 /// The gpsfake executable, or nil when gpsd's test tools are not installed.
-public let gpsfakePath: String? = {
+public let gpsfakePath: String? = findExecutable("gpsfake")
+
+/// The first executable of that name on $PATH (or in /usr/bin, /usr/sbin, /usr/local/bin), or nil.
+public func findExecutable(_ name: String) -> String? {
     let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-    for folder in folders + ["/usr/bin", "/usr/local/bin"] {
-        let candidate = "\(folder)/gpsfake"
+    for folder in folders + ["/usr/bin", "/usr/sbin", "/usr/local/bin"] {
+        let candidate = "\(folder)/\(name)"
         if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
     }
     return nil
-}()
+}
 
 public let gpsfakeMissingMessage = "gpsfake is not installed (Debian packages gpsd and gpsd-clients); "
     + "'make test' installs them — skipping the tests against a real gpsd"
@@ -29,6 +32,11 @@ public let nmeaFolder = URL(fileURLWithPath: #filePath)
 public func freeTCPPort() -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
+    return bindLoopback(fd)
+}
+
+/// Binds the socket to 127.0.0.1 on a port the system chooses, and returns that port.
+public func bindLoopback(_ fd: Int32) -> UInt16 {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -44,15 +52,24 @@ public func freeTCPPort() -> UInt16 {
 
 /// True when something accepts TCP connections on 127.0.0.1:port.
 public func acceptsConnections(_ port: UInt16) -> Bool {
+    let fd = connectLoopback(port)
+    defer { if fd >= 0 { close(fd) } }
+    return fd >= 0
+}
+
+/// A TCP socket connected to 127.0.0.1:port, or -1.
+public func connectLoopback(_ port: UInt16, configure: (Int32) -> Void = { _ in }) -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
+    configure(fd)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return withUnsafePointer(to: &address) {
+    let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    } == 0
+    }
+    guard connected == 0 else { close(fd); return -1 }
+    return fd
 }
 
 /// Polls `condition` every 20 ms until it holds or `timeout` passes.
@@ -127,14 +144,19 @@ public final class GpsFake {
     }
 }
 
-/// `lodestone` running in the background, its output collected as it comes.
-public final class BackgroundLodestone {
+/// A program running in the background (in its own process group), its output collected as it comes.
+public final class BackgroundProcess {
     public let process = Process()
     private let out = LockedData(), err = LockedData()
     private let outPipe = Pipe(), errPipe = Pipe()
 
-    public init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: lodestoneBinaryPath)
+    /// `lodestone` with these arguments.
+    public convenience init(_ arguments: [String]) throws {
+        try self.init(executable: lodestoneBinaryPath, arguments)
+    }
+
+    public init(executable: String, _ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.standardOutput = outPipe
         process.standardError = errPipe
@@ -150,9 +172,10 @@ public final class BackgroundLodestone {
     public var stdout: String { String(decoding: out.value, as: UTF8.self) }
     public var stderr: String { String(decoding: err.value, as: UTF8.self) }
 
-    /// Sends SIGTERM and waits for the exit status (SIGKILL after `timeout`).
-    public func stop(timeout: Double = 5) -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+    /// Sends SIGTERM (or `signal`) and waits for the exit status (SIGKILL after `timeout`).
+    @discardableResult
+    public func stop(timeout: Double = 5, signal: Int32 = SIGTERM) -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, signal) }
         if !pollUntil(timeout, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         outPipe.fileHandleForReading.readabilityHandler = nil
@@ -162,6 +185,9 @@ public final class BackgroundLodestone {
         return process.terminationStatus
     }
 }
+
+/// `lodestone` running in the background.
+public typealias BackgroundLodestone = BackgroundProcess
 
 /// The text of a JSON member in one gpsd line (`"lat":48.2175` → "48.2175"), read without a JSON
 /// library so the digits are exactly gpsd's.

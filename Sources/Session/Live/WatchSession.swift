@@ -1,6 +1,7 @@
 import Geodesy
 import Heading
 import HeadingLog
+import Outputs
 import Platform
 import Sensors
 import Terminal
@@ -22,9 +23,12 @@ public struct WatchRequest: Sendable {
     /// Units of distances and speeds; nil: the dashboard's remembered choice, else `GPSD_UNITS`,
     /// else metric (km/h on the dashboard).
     public var units: UnitSystem?
+    /// One JSON object per line instead of the plain line (and instead of the dashboard).
+    public var json: Bool
 
     public init(live: LiveRequest, rate: Double? = nil, once: Bool = false, onceTimeout: Double = WatchSession.fixTimeout,
-                log: LogSession.Options? = nil, ascii: Bool = false, language: Language? = nil, units: UnitSystem? = nil) {
+                log: LogSession.Options? = nil, ascii: Bool = false, language: Language? = nil, units: UnitSystem? = nil,
+                json: Bool = false) {
         self.live = live
         self.rate = rate
         self.once = once
@@ -33,6 +37,7 @@ public struct WatchRequest: Sendable {
         self.ascii = ascii
         self.language = language
         self.units = units
+        self.json = json
     }
 }
 
@@ -89,7 +94,7 @@ public enum WatchSession {
             speedUnit: speedUnit, language: request.language ?? .en, colorEnabled: !env.colorDisabled,
             asciiOnly: request.ascii || !env.localeIsUTF8)
         let status: ExitCode
-        if let terminal = runtime.terminal, !dumb {
+        if let terminal = runtime.terminal, !dumb, !request.json {
             if request.once {
                 return try printOneFrame(live: live, settings: settings, terminal: terminal, runtime: runtime, inbox: inbox,
                                          units: units, fixTimeout: request.onceTimeout)
@@ -116,7 +121,8 @@ public enum WatchSession {
             status = .success
         } else {
             status = try runPlain(live: live, log: log, runtime: runtime, inbox: inbox, rate: request.rate ?? 10,
-                                  once: request.once ? request.onceTimeout : nil, language: request.language ?? .en)
+                                  once: request.once ? request.onceTimeout : nil, language: request.language ?? .en,
+                                  json: request.json)
         }
         try log?.close()
         try live.saveLearnedDeviation(explicitPath: request.live.calibrationPath, runtime: runtime)
@@ -126,7 +132,7 @@ public enum WatchSession {
     /// Piped (or --once): one plain line per update, written as made. With `once` (the time to wait
     /// for a GNSS fix), one line when `onceIsReady` says so.
     static func runPlain(live: LiveSession, log: LogSession?, runtime: Runtime, inbox: ControlInbox, rate: Double,
-                         once fixTimeout: Double?, language: Language) throws -> ExitCode {
+                         once fixTimeout: Double?, language: Language, json: Bool = false) throws -> ExitCode {
         let time = runtime.time
         let reader = live.reader
         let period = 1 / rate
@@ -148,7 +154,11 @@ public enum WatchSession {
                     // One log row per shown update. The row is built only here: building it marks
                     // the current fix as logged (its distance and bearing go on this row).
                     if let log, let row = live.logRow() { try log.append(row) }
-                    guard runtime.output.write(plainLine(estimate, language: language) + "\n") else { return .success }
+                    let line = json
+                        ? ReportJSON.heading(HeadingReport(estimate),
+                                             fix: live.currentFix().map { ServeSession.fixReport($0, wall: time.wall()) }).serialized()
+                        : plainLine(estimate, language: language)
+                    guard runtime.output.write(line + "\n") else { return .success }
                     if once { return .success }
                 }
                 if reader.statusMessage != lastStatus {

@@ -1,6 +1,7 @@
 /// Every subcommand, in the order `lodestone --help` lists them.
 var allCommands: [any Command.Type] {[
     WatchCommand.self,
+    ServeCommand.self,
     DetectCommand.self,
     CalibrateCommand.self,
     DeclinationCommand.self,

@@ -11,21 +11,24 @@ enum WatchCommand: Command {
     static let timeout = Option("timeout", value: "S", help: "with --once: how long to wait for the GNSS fix that gives the "
         + "true heading (default 10); then the reading is printed without it")
     static let log = Option("log", value: "FILE", help: "also log to this CSV file (append-safe; see 'lodestone log')")
+    static let json = Option("json", help: "one JSON object per line instead of the plain line or the dashboard (keys as in 'serve --json')")
     static let ascii = Option("ascii", help: "draw the dashboard in plain ASCII (automatic when the locale is not UTF-8)")
 
     static let spec = CommandSpec(
         name: "watch",
         abstract: "show the live heading: magnetic and true, with accuracy (sensor or simulator)",
         usage: "[--simulate] [sensor options] [--calibration FILE] [--location LAT,LON | --declination DEG]\n"
-            + "       [--gpsd HOST:PORT | --no-gnss] [--rate HZ] [--once] [--log FILE.csv] [--ascii] [--lang en|zh]",
+            + "       [--gpsd HOST:PORT | --no-gnss] [--rate HZ] [--once] [--log FILE.csv] [--json] [--ascii] [--lang en|zh]",
         options: SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
-            + LiveGNSSOptions.options + [rate, once, timeout, log, ascii, LanguageOption.lang, UnitsOption.units],
+            + LiveGNSSOptions.options + [rate, once, timeout, log, json, ascii, LanguageOption.lang, UnitsOption.units],
         discussion: """
         On a terminal it shows a full-screen dashboard with a compass rose (keys: q quit, t true/mag,
         u units, l language, c calibrate, r reset track, ? help). Piped, or with --once, it prints one
         plain line per update: the magnetic heading and its 16-point name, then the true heading,
         the accuracy and where the declination came from:
           123.4° SE  true 136.2°  ±1.1°  declination +12.8° (wmm)
+        With --json, one JSON object per line instead (on a terminal too), e.g.
+          {"time":"2026-…Z","monotonic_s":1.2,"heading_mag_deg":123.4,"heading_true_deg":136.2,…,"flags":[]}
         True heading needs a declination: from the GNSS fix (gpsd, or the simulated receiver with
         --simulate), --location, or --declination. The calibration profile is loaded automatically.
         Ctrl-C or SIGTERM stops it cleanly (exit 0).
@@ -55,7 +58,7 @@ enum WatchCommand: Command {
         let request = WatchRequest(live: live, rate: requestedRate, once: arguments.flag(once),
                                    onceTimeout: try arguments.double(timeout, in: 0...3600) ?? WatchSession.fixTimeout,
                                    log: logFile, ascii: arguments.flag(ascii), language: language,
-                                   units: try UnitsOption.system(arguments))
+                                   units: try UnitsOption.system(arguments), json: arguments.flag(json))
         return try WatchSession.run(request, runtime: .system(command: spec.name))
     }
 }

@@ -1,0 +1,3 @@
+// libmosquitto (Debian package libmosquitto-dev), the Eclipse Mosquitto MQTT client library.
+#pragma once
+#include <mosquitto.h>

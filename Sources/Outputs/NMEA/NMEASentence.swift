@@ -1,0 +1,87 @@
+/// The framing of an NMEA 0183 sentence: `$`, talker and type, comma-separated fields, `*`, the
+/// XOR checksum of everything between `$` and `*` as two upper-case hex digits, then `\r\n`.
+///
+/// ```swift
+/// NMEASentence.make(talker: "HC", type: "HDM", fields: ["123.4", "M"])   // "$HCHDM,123.4,M*2D\r\n"
+/// try NMEASentence.parse("$HCHDM,123.4,M*2D\r\n").fields                  // ["123.4", "M"]
+/// ```
+public struct NMEASentence: Sendable, Equatable {
+    /// Two characters, e.g. "HC".
+    public var talker: String
+    /// Three characters, e.g. "HDG".
+    public var type: String
+    public var fields: [String]
+
+    /// The longest sentence the standard allows, `$` to `\n` included.
+    public static let maximumLength = 82
+
+    /// XOR of the bytes.
+    public static func checksum<S: Sequence>(_ bytes: S) -> UInt8 where S.Element == UInt8 {
+        bytes.reduce(0, ^)
+    }
+
+    /// The sentence text, checksum and `\r\n` included.
+    public static func make(talker: String, type: String, fields: [String]) -> String {
+        let body = talker + type + (fields.isEmpty ? "" : "," + fields.joined(separator: ","))
+        return "$" + body + "*" + hex(checksum(body.utf8)) + "\r\n"
+    }
+
+    /// Parses and checks one sentence (with or without its `\r\n`): framing, checksum, length.
+    public static func parse(_ line: String) throws(NMEAError) -> NMEASentence {
+        var text = Substring(line)
+        // "\r\n" is one Character (a grapheme cluster).
+        if let last = text.last, last == "\r\n" || last == "\n" { text = text.dropLast() }
+        guard text.utf8.count + 2 <= maximumLength else { throw .tooLong(text.utf8.count + 2) }
+        guard text.first == "$", let star = text.lastIndex(of: "*") else { throw .framing(String(text)) }
+        let body = text[text.index(after: text.startIndex)..<star]
+        let given = text[text.index(after: star)...]
+        guard given.count == 2, given.allSatisfy({ $0.isHexDigit && !$0.isLowercase }) else { throw .framing(String(text)) }
+        let expected = hex(checksum(body.utf8))
+        guard String(given) == expected else { throw .checksum(given: String(given), expected: expected) }
+        var parts = body.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let address = parts.removeFirst()
+        guard address.count == 5 else { throw .framing(String(text)) }
+        return NMEASentence(talker: String(address.prefix(2)), type: String(address.suffix(3)), fields: parts)
+    }
+
+    static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    }
+}
+
+/// Why a line is not a valid NMEA 0183 sentence.
+public enum NMEAError: Error, Equatable {
+    case framing(String)
+    case checksum(given: String, expected: String)
+    case tooLong(Int)
+
+    public var description: String {
+        switch self {
+        case .framing(let text): return "not an NMEA sentence: \(text)"
+        case .checksum(let given, let expected): return "checksum \(given), expected \(expected)"
+        case .tooLong(let count): return "\(count) characters, more than \(NMEASentence.maximumLength)"
+        }
+    }
+}
+
+/// An NMEA talker identifier: two upper-case letters or digits ("HC" magnetic compass, "TI", "AP").
+///
+/// ```swift
+/// let talker = try NMEATalker("HC")
+/// ```
+public struct NMEATalker: Sendable, Equatable {
+    public let text: String
+
+    /// `HC`, the magnetic compass.
+    public static let compass = NMEATalker(unchecked: "HC")
+
+    public init(_ text: String) throws(NMEAError) {
+        guard text.utf8.count == 2, text.utf8.allSatisfy({ (65...90).contains($0) || (48...57).contains($0) }) else {
+            throw .framing(text)
+        }
+        self.text = text
+    }
+
+    init(unchecked text: String) { self.text = text }
+}

@@ -1,0 +1,101 @@
+/// One heading update as the output formats see it: plain values in degrees, with the unknowns as
+/// nil. Session maps the pipeline's `HeadingEstimate` onto it; tests and tools build it by hand.
+///
+/// ```swift
+/// var r = HeadingReport(wall: 1_795_000_000, monotonic: 12.5, magneticHeading: 123.4)
+/// r.variation = 12.8          // declination, east positive
+/// r.trueHeading = 136.2
+/// NMEAFormatter(talker: .compass).sentences(for: r)   // HDG, HDM, HDT
+/// ```
+public struct HeadingReport: Sendable, Equatable {
+    /// Wall-clock time of the sample, Unix seconds.
+    public var wall: Double
+    /// Monotonic time of the sample, seconds.
+    public var monotonic: Double
+    /// Magnetic heading (after the deviation card), degrees in [0, 360).
+    public var magneticHeading: Double
+    /// The magnetic sensor's own heading before the deviation card, degrees; nil when no card applies.
+    public var compassHeading: Double?
+    /// Deviation the card added to the compass heading, degrees east positive; nil when no card applies.
+    public var deviation: Double?
+    /// Magnetic variation (declination), degrees east positive; nil when unknown.
+    public var variation: Double?
+    /// Where the variation comes from ("wmm", "location", "manual", "none").
+    public var variationSource: String?
+    /// True heading, degrees in [0, 360); nil without a variation.
+    public var trueHeading: Double?
+    /// Rate of turn, degrees per second, positive clockwise (bow to starboard); nil when unknown.
+    public var rateOfTurn: Double?
+    /// Roll, degrees, right side down positive; nil without an accelerometer.
+    public var roll: Double?
+    /// Pitch, degrees, nose up positive; nil without an accelerometer.
+    public var pitch: Double?
+    /// Heading accuracy (1σ-like), degrees; nil when unknown.
+    public var accuracy: Double?
+    /// Field strength |B|, µT; nil when not measured.
+    public var fieldStrength: Double?
+    /// Condition names, e.g. ["disturbed", "tiltHeld"].
+    public var flags: [String]
+
+    public init(wall: Double, monotonic: Double, magneticHeading: Double, compassHeading: Double? = nil,
+                deviation: Double? = nil, variation: Double? = nil, variationSource: String? = nil,
+                trueHeading: Double? = nil, rateOfTurn: Double? = nil, roll: Double? = nil, pitch: Double? = nil,
+                accuracy: Double? = nil, fieldStrength: Double? = nil, flags: [String] = []) {
+        self.wall = wall
+        self.monotonic = monotonic
+        self.magneticHeading = magneticHeading
+        self.compassHeading = compassHeading
+        self.deviation = deviation
+        self.variation = variation
+        self.variationSource = variationSource
+        self.trueHeading = trueHeading
+        self.rateOfTurn = rateOfTurn
+        self.roll = roll
+        self.pitch = pitch
+        self.accuracy = accuracy
+        self.fieldStrength = fieldStrength
+        self.flags = flags
+    }
+}
+
+/// One GNSS fix as the output formats see it.
+///
+/// ```swift
+/// let f = FixReport(wall: 1_795_000_000, mode: "3d", latitude: -33.87, longitude: 151.21)
+/// ReportJSON.fix(f).serialized()
+/// ```
+public struct FixReport: Sendable, Equatable {
+    /// Wall-clock time of the fix (the receiver's, else when it arrived), Unix seconds.
+    public var wall: Double
+    /// "2d", "3d" or "no_fix".
+    public var mode: String
+    public var latitude: Double?
+    public var longitude: Double?
+    /// Altitude, metres.
+    public var altitude: Double?
+    /// Speed over ground, m/s.
+    public var speed: Double?
+    /// Course over ground, degrees from true north.
+    public var course: Double?
+    /// Estimated horizontal error, metres.
+    public var horizontalError: Double?
+
+    public init(wall: Double, mode: String, latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil,
+                speed: Double? = nil, course: Double? = nil, horizontalError: Double? = nil) {
+        self.wall = wall
+        self.mode = mode
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.speed = speed
+        self.course = course
+        self.horizontalError = horizontalError
+    }
+}
+
+/// An angle in degrees brought into [0, 360).
+func wrapDegrees(_ angle: Double) -> Double {
+    let r = angle.truncatingRemainder(dividingBy: 360)
+    let w = r < 0 ? r + 360 : r
+    return w >= 360 ? 0 : w
+}

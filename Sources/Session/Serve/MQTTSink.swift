@@ -1,0 +1,179 @@
+import CMosquitto
+import Outputs
+import Platform
+import Synchronization
+
+/// Publishes to an MQTT broker through libmosquitto, on the session's own thread: publishing writes
+/// what the socket takes at once (non-blocking) and `service` runs libmosquitto's loop without
+/// waiting (the rest of the queue, the broker's answers, keep-alive pings). While the broker is away
+/// it reconnects by itself (every 1 s, backing off to 8 s), so serve reaches a broker that starts
+/// later or comes back. Topics under the prefix:
+/// `PREFIX/heading` (each update, JSON), `PREFIX/fix` (each new fix), `PREFIX/event` (started,
+/// stopping, sensor status), and `PREFIX/status`, retained: "online" while connected, "offline" at a
+/// clean stop and as the last will when the connection dies. QoS 0 except the status (QoS 1). At
+/// most `queueLimit` messages wait for the socket; beyond that, and while disconnected, updates are
+/// dropped and counted.
+///
+/// ```swift
+/// let sink = try MQTTSink(MQTTEndpoint.parse("mqtt://127.0.0.1:1883/boat"), runtime: runtime)
+/// sink.publish(report, fix: nil)         // → boat/heading
+/// ```
+public final class MQTTSink: ServeSink {
+    /// What libmosquitto's callbacks record (they run inside `mosquitto_loop`, on this thread).
+    final class Shared: Sendable {
+        struct State {
+            var connected = false
+            var everConnected = false
+            var written = 0
+            var notes: [String] = []
+        }
+        let state = Mutex(State())
+        let statusTopic: String
+        init(statusTopic: String) { self.statusTopic = statusTopic }
+    }
+
+    let endpoint: MQTTEndpoint
+    let runtime: Runtime
+    let shared: Shared
+    let handle: OpaquePointer
+    let queueLimit: Int
+    public let label: String
+    public private(set) var dropped = 0
+    private var published = 0
+    private let startedAt: Double
+    private var warnedUnreachable = false
+    private var nextRetry: Double
+    private var retryDelay = 1.0
+    /// Events said before the connection was up (at most 16), sent once it is.
+    private var pendingEvents: [String] = []
+    private var closed = false
+
+    public init(_ endpoint: MQTTEndpoint, runtime: Runtime, queueLimit: Int = 1000) throws(ServeError) {
+        self.endpoint = endpoint
+        self.runtime = runtime
+        self.queueLimit = queueLimit
+        label = "MQTT to " + endpoint.description
+        startedAt = runtime.time.monotonic()
+        nextRetry = startedAt + 1
+        shared = Shared(statusTopic: endpoint.prefix + "/status")
+        mosquitto_lib_init()
+        guard let h = mosquitto_new(nil, true, Unmanaged.passUnretained(shared).toOpaque()) else {
+            mosquitto_lib_cleanup()
+            throw .mqtt("cannot create an MQTT client (out of memory?)")
+        }
+        handle = h
+        if let user = endpoint.user { mosquitto_username_pw_set(h, user, endpoint.password) }
+        let offline = Array("offline".utf8)
+        mosquitto_will_set(h, shared.statusTopic, Int32(offline.count), offline, 1, true)
+        mosquitto_reconnect_delay_set(h, 1, 30, true)
+        mosquitto_connect_callback_set(h) { mosq, obj, rc in
+            guard let obj else { return }
+            let shared = Unmanaged<Shared>.fromOpaque(obj).takeUnretainedValue()
+            if rc == 0 {
+                let online = Array("online".utf8)
+                mosquitto_publish(mosq, nil, shared.statusTopic, Int32(online.count), online, 1, true)
+            }
+            let reason = rc == 0 ? "" : String(cString: mosquitto_connack_string(rc))
+            shared.state.withLock {
+                $0.connected = rc == 0
+                if rc == 0 {
+                    $0.notes.append($0.everConnected ? "reconnected to the MQTT broker" : "connected to the MQTT broker")
+                    $0.everConnected = true
+                } else {
+                    $0.notes.append("the MQTT broker refused the connection: \(reason); check the user name and password")
+                }
+            }
+        }
+        mosquitto_disconnect_callback_set(h) { _, obj, rc in
+            guard let obj else { return }
+            let shared = Unmanaged<Shared>.fromOpaque(obj).takeUnretainedValue()
+            shared.state.withLock {
+                if $0.connected && rc != 0 { $0.notes.append("lost the MQTT broker; reconnecting (updates are dropped until then)") }
+                $0.connected = false
+            }
+        }
+        mosquitto_publish_callback_set(h) { _, obj, _ in
+            guard let obj else { return }
+            Unmanaged<Shared>.fromOpaque(obj).takeUnretainedValue().state.withLock { $0.written += 1 }
+        }
+        let rc = mosquitto_connect_async(h, endpoint.host, Int32(endpoint.port), 30)
+        if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue {
+            mosquitto_destroy(h)
+            mosquitto_lib_cleanup()
+            if rc == MOSQ_ERR_EAI.rawValue {
+                throw .mqtt("cannot resolve the MQTT broker's host '\(sanitize(endpoint.host))'; check the name, or use its IP address")
+            }
+            throw .mqtt("cannot connect to the MQTT broker at \(endpoint): \(String(cString: mosquitto_strerror(rc)))")
+        }
+    }
+
+    deinit { close() }
+
+    public func publish(_ report: HeadingReport, fix: FixReport?) {
+        send("heading", ReportJSON.heading(report).serialized())
+    }
+
+    public func publish(fix: FixReport) { send("fix", ReportJSON.fix(fix).serialized()) }
+
+    public func publish(event: String, message: String, wall: Double) {
+        let payload = ReportJSON.event(event, message: message, wall: wall).serialized()
+        if shared.state.withLock({ $0.connected }) {
+            send("event", payload)
+        } else if pendingEvents.count < 16 {
+            pendingEvents.append(payload)
+        } else {
+            dropped += 1
+        }
+    }
+
+    /// Says on stderr what the network thread noticed; warns once when the broker never answered.
+    public func service(now: Double) {
+        // Reads the broker's answers, writes what is queued, sends pings; never waits (timeout 0).
+        _ = mosquitto_loop(handle, 0, 1)
+        let (notes, everConnected) = shared.state.withLock { s -> ([String], Bool) in
+            defer { s.notes.removeAll() }
+            return (s.notes, s.everConnected)
+        }
+        for note in notes { runtime.say(note + " (" + endpoint.description + ")") }
+        let connected = shared.state.withLock { $0.connected }
+        if connected {
+            retryDelay = 1
+            for payload in pendingEvents { send("event", payload) }
+            pendingEvents.removeAll()
+        } else if now >= nextRetry {
+            mosquitto_reconnect_async(handle)
+            nextRetry = now + retryDelay
+            retryDelay = min(8, retryDelay * 2)
+        }
+        if !everConnected && !warnedUnreachable && now - startedAt > 3 {
+            warnedUnreachable = true
+            runtime.say("cannot reach the MQTT broker at \(endpoint) (is it running, and is the host and port right?); "
+                + "retrying by itself, updates are dropped until it answers")
+        }
+    }
+
+    private func send(_ topic: String, _ payload: String) {
+        let (connected, written) = shared.state.withLock { ($0.connected, $0.written) }
+        guard connected, published - written < queueLimit else { dropped += 1; return }
+        let bytes = Array(payload.utf8)
+        let rc = mosquitto_publish(handle, nil, endpoint.prefix + "/" + topic, Int32(bytes.count), bytes, 0, false)
+        if rc == MOSQ_ERR_SUCCESS.rawValue { published += 1 } else { dropped += 1 }
+    }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        let connected = shared.state.withLock { $0.connected }
+        if connected {
+            let offline = Array("offline".utf8)
+            mosquitto_publish(handle, nil, shared.statusTopic, Int32(offline.count), offline, 1, true)
+        }
+        mosquitto_disconnect(handle)
+        // Let the last messages and the DISCONNECT go out (at most 1 s).
+        for _ in 0..<50 where connected && mosquitto_want_write(handle) {
+            _ = mosquitto_loop(handle, 20, 1)
+        }
+        mosquitto_destroy(handle)
+        mosquitto_lib_cleanup()
+    }
+}

@@ -1,0 +1,223 @@
+import GNSS
+import Heading
+import Outputs
+import Platform
+import Sensors
+
+/// What `lodestone serve` was asked to do.
+public struct ServeRequest: Sendable {
+    public var live: LiveRequest
+    /// Updates per second, 1–50.
+    public var rate: Double
+    /// Stop after this many seconds; nil: until SIGINT/SIGTERM.
+    public var duration: Double?
+    /// NMEA 0183 destinations.
+    public var nmea: [ServeEndpoint]
+    /// Signal K delta destinations.
+    public var signalK: [ServeEndpoint]
+    /// JSON lines: "-" for standard output, else a file appended to.
+    public var json: [String]
+    /// MQTT brokers.
+    public var mqtt: [MQTTEndpoint]
+    public var talker: NMEATalker
+    /// Bytes each TCP client may have waiting before its updates are dropped.
+    public var clientQueueLimit: Int
+
+    public init(live: LiveRequest, rate: Double = 10, duration: Double? = nil, nmea: [ServeEndpoint] = [],
+                signalK: [ServeEndpoint] = [], json: [String] = [], mqtt: [MQTTEndpoint] = [],
+                talker: NMEATalker = .compass, clientQueueLimit: Int = 32 * 1024) {
+        self.live = live
+        self.rate = rate
+        self.duration = duration
+        self.nmea = nmea
+        self.signalK = signalK
+        self.json = json
+        self.mqtt = mqtt
+        self.talker = talker
+        self.clientQueueLimit = clientQueueLimit
+    }
+}
+
+/// What a finished `serve` did, for tests and the closing line.
+public struct ServeSummary: Sendable, Equatable {
+    /// Heading updates published.
+    public var updates = 0
+    /// Samples the sensor delivered.
+    public var samples = 0
+    /// Messages dropped, per sink label.
+    public var dropped: [String: Int] = [:]
+    /// Largest delay from a sample to its update leaving for the sinks, seconds.
+    public var maximumLatency = 0.0
+    /// Sum of those delays over all updates, seconds.
+    public var totalLatency = 0.0
+    /// The most bytes all sinks together held waiting for consumers at any time.
+    public var peakQueuedBytes = 0
+}
+
+/// `lodestone serve`: headless and long-running. Reads the sensor (and GNSS) as `watch` does and
+/// publishes each update to every sink — NMEA 0183 and Signal K over TCP or UDP, JSON lines, MQTT —
+/// without ever waiting for a consumer: a stalled client loses updates (counted, and said on
+/// stderr), never samples.
+///
+/// ```swift
+/// let request = ServeRequest(live: LiveRequest(sensors: SensorSelection(simulate: true)),
+///                            nmea: [.tcp(host: "127.0.0.1", port: 10110)])
+/// let summary = try ServeSession.run(request, runtime: .system(command: "serve"))
+/// ```
+public enum ServeSession {
+    /// How often dropped messages are reported on stderr (when there are new ones), seconds.
+    public static let dropReportInterval = 10.0
+
+    /// Opens the sensors and every sink, then publishes until stopped or `duration` passes.
+    /// `mqtt` makes the MQTT clients (the real one by default; tests may pass their own).
+    @discardableResult
+    public static func run(_ request: ServeRequest, runtime: Runtime, sockets: any SocketSystem = LinuxSockets(),
+                           mqtt: (MQTTEndpoint, Runtime) throws(ServeError) -> any ServeSink = { e, r throws(ServeError) in try MQTTSink(e, runtime: r) })
+        throws -> ServeSummary {
+        guard (1...50).contains(request.rate) else { throw InvalidRequest("the rate must be 1–50 updates per second") }
+        guard !(request.nmea.isEmpty && request.signalK.isEmpty && request.json.isEmpty && request.mqtt.isEmpty) else {
+            throw InvalidRequest("nothing to serve: give --nmea, --signalk, --json or --mqtt")
+        }
+        let inbox = ControlInbox(runtime.events)
+        let live = try LiveSession.open(request.live, runtime: runtime, inbox: inbox)
+        let sinks = try openSinks(request, runtime: runtime, sockets: sockets, mqtt: mqtt)
+        defer { for s in sinks { s.close() } }
+        for s in sinks { runtime.say("publishing " + s.label) }
+        let time = runtime.time
+        let start = time.monotonic()
+        for s in sinks { s.publish(event: "started", message: "lodestone serve started", wall: time.wall()) }
+        let period = 1 / request.rate
+        var nextUpdate = start
+        var summary = ServeSummary()
+        var lastStatus: String?
+        var nextDropReport = start + dropReportInterval
+        var nextHousekeeping = start
+        var reportedDrops = 0
+        var lastFix: ReceivedFix?
+        while !inbox.stopRequested {
+            let now0 = time.monotonic()
+            if let duration = request.duration, now0 - start >= duration { break }
+            let fresh = live.next(timeout: 0.02)
+            let now = time.monotonic()
+            // The sensor wakes the loop at its own rate (often 100–200 Hz); everything else happens only
+            // at update times, or every 0.1 s while no update is due, to keep wake-ups cheap.
+            let publishing = fresh != nil && now >= nextUpdate
+            guard publishing || now >= nextHousekeeping else { continue }
+            nextHousekeeping = now + 0.1
+            live.pollGNSS()
+            let fix = live.currentFix().map { fixReport($0, wall: time.wall()) }
+            if let received = live.latestFix, received != lastFix, let f = fix {
+                lastFix = received
+                for s in sinks { s.publish(fix: f) }
+            }
+            // Accept new clients and flush queues first, so a client that connected meanwhile gets this update.
+            for s in sinks { s.service(now: now) }
+            // Publish the estimate of a sample just read, so an update leaves as soon as its sample is in.
+            if publishing, let estimate = fresh {
+                nextUpdate = max(nextUpdate + period, now - period)
+                let report = HeadingReport(estimate)
+                for s in sinks { s.publish(report, fix: fix) }
+                summary.updates += 1
+                let latency = time.monotonic() - estimate.monotonic
+                summary.maximumLatency = max(summary.maximumLatency, latency)
+                summary.totalLatency += latency
+            }
+            summary.peakQueuedBytes = max(summary.peakQueuedBytes, sinks.reduce(0) { $0 + $1.queuedBytes })
+            if live.reader.statusMessage != lastStatus {
+                lastStatus = live.reader.statusMessage
+                if let message = lastStatus {
+                    runtime.say(message)
+                    for s in sinks { s.publish(event: "sensor", message: message, wall: time.wall()) }
+                }
+            }
+            if now >= nextDropReport {
+                nextDropReport = now + dropReportInterval
+                let total = sinks.reduce(0) { $0 + $1.dropped }
+                if total > reportedDrops {
+                    reportedDrops = total
+                    runtime.say(dropLine(sinks))
+                }
+            }
+        }
+        for s in sinks {
+            s.publish(event: "stopping", message: "lodestone serve stopping", wall: time.wall())
+            s.service(now: time.monotonic())
+            summary.dropped[s.label] = s.dropped
+        }
+        summary.samples = live.reader.counters.samples
+        if sinks.contains(where: { $0.dropped > 0 }) { runtime.say(dropLine(sinks)) }
+        let mean = summary.updates > 0 ? summary.totalLatency / Double(summary.updates) : 0
+        runtime.say("\(summary.updates) updates published; sample to publication: mean " + fixed(mean * 1000, 2)
+                    + " ms, at most " + fixed(summary.maximumLatency * 1000, 2) + " ms")
+        try live.saveLearnedDeviation(explicitPath: request.live.calibrationPath, runtime: runtime)
+        return summary
+    }
+
+    static func dropLine(_ sinks: [any ServeSink]) -> String {
+        "dropped (slow or absent consumers): "
+            + sinks.filter { $0.dropped > 0 }.map { "\($0.label): \($0.dropped)" }.joined(separator: "; ")
+    }
+
+    static func openSinks(_ request: ServeRequest, runtime: Runtime, sockets: any SocketSystem,
+                          mqtt: (MQTTEndpoint, Runtime) throws(ServeError) -> any ServeSink) throws -> [any ServeSink] {
+        var sinks: [any ServeSink] = []
+        do {
+            let nmea = NMEAFormatter(talker: request.talker)
+            for e in request.nmea {
+                let t = try transport(e, sockets: sockets, limit: request.clientQueueLimit)
+                sinks.append(MessageSink.nmea(t, formatter: nmea, label: "NMEA 0183 on " + describe(e, t)))
+            }
+            let delta = SignalKDelta(source: "lodestone." + request.talker.text)
+            for e in request.signalK {
+                let t = try transport(e, sockets: sockets, limit: request.clientQueueLimit)
+                sinks.append(MessageSink.signalK(t, delta: delta, label: "Signal K deltas on " + describe(e, t)))
+            }
+            for path in request.json {
+                if path == "-" {
+                    sinks.append(JSONLinesSink(output: runtime.output, label: "JSON lines on standard output"))
+                } else {
+                    sinks.append(JSONLinesSink(output: try FileAppender(path: path), label: "JSON lines to " + sanitize(path)))
+                }
+            }
+            for e in request.mqtt { sinks.append(try mqtt(e, runtime)) }
+        } catch {
+            for s in sinks { s.close() }
+            throw error
+        }
+        return sinks
+    }
+
+    static func transport(_ e: ServeEndpoint, sockets: any SocketSystem, limit: Int) throws(ServeError) -> MessageTransport {
+        switch e {
+        case .tcp(let host, let port):
+            return .server(try StreamServer(sockets: sockets, host: host, port: port, queueLimit: limit))
+        case .udp(let host, let port):
+            return .datagrams(try DatagramSender(sockets: sockets, host: host, port: port))
+        }
+    }
+
+    /// The endpoint with the port actually listened on (port 0 asks the system for one).
+    static func describe(_ e: ServeEndpoint, _ t: MessageTransport) -> String {
+        if case .server(let s) = t { return ServeEndpoint.tcp(host: s.host, port: s.port).description }
+        return e.description
+    }
+
+    static func fixReport(_ fix: Fix, wall: Double) -> FixReport {
+        FixReport(wall: fix.time ?? wall, mode: fix.mode == .threeD ? "3d" : fix.mode == .twoD ? "2d" : "no_fix",
+                  latitude: fix.lat, longitude: fix.lon, altitude: fix.altMSL ?? fix.altHAE, speed: fix.speed,
+                  course: fix.course, horizontalError: fix.horizontalError)
+    }
+}
+
+extension HeadingReport {
+    /// The output formats' view of a pipeline estimate.
+    public init(_ e: HeadingEstimate) {
+        let card = e.flags.contains(.deviationApplied)
+        self.init(wall: e.wall, monotonic: e.monotonic, magneticHeading: e.magneticHeading,
+                  compassHeading: card ? e.magneticHeading - e.deviation : nil, deviation: card ? e.deviation : nil,
+                  variation: e.declination, variationSource: e.declinationSource.label, trueHeading: e.trueHeading,
+                  rateOfTurn: e.flags.contains(.restarted) ? nil : e.turnRate, roll: e.roll, pitch: e.pitch,
+                  accuracy: e.isAccuracyAvailable ? e.accuracy : nil, fieldStrength: e.fieldStrength,
+                  flags: e.flags.names)
+    }
+}

@@ -1,0 +1,57 @@
+import Glibc
+import Options
+import Platform
+import Session
+
+/// `lodestone serve`: headless, long-running; publishes the heading to other software.
+enum ServeCommand: Command {
+    static let rate = Option("rate", value: "HZ", help: "updates per second, 1–50 (default 10)")
+    static let duration = Option("duration", value: "S", help: "stop after S seconds (default: until Ctrl-C or SIGTERM)")
+
+    static let spec = CommandSpec(
+        name: "serve",
+        abstract: "publish the live heading to other software: NMEA 0183, Signal K, JSON, MQTT",
+        usage: "[--simulate] [sensor options] [--calibration FILE] [--location LAT,LON | --declination DEG]\n"
+            + "       [--gpsd HOST:PORT | --no-gnss] [--rate HZ] [--duration S] [--talker ID]\n"
+            + "       [--nmea tcp://[HOST]:PORT | udp://HOST:PORT]… [--signalk udp://HOST:PORT | tcp://[HOST]:PORT]…\n"
+            + "       [--json -|FILE]… [--mqtt mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX]…",
+        options: SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
+            + LiveGNSSOptions.options + [rate, duration] + ServeSinkOptions.options,
+        discussion: """
+        Reads the sensor (and GNSS) as 'watch' does and publishes every update to each sink; every
+        sink option can be given more than once. A slow or vanished consumer never holds up the
+        sensor or the other sinks: it loses updates, and the count is said on standard error.
+          NMEA 0183  $HCHDG (heading, deviation, variation), $HCHDM, $HCHDT (with a declination),
+                     $HCROT (degrees per minute), $HCXDR pitch and roll (with an accelerometer)
+          Signal K   deltas: navigation.headingMagnetic, headingTrue, magneticVariation, rateOfTurn,
+                     attitude, and headingCompass/magneticDeviation with a deviation card (radians)
+          JSON       one object per line, keys with units as in the CSV log
+          MQTT       PREFIX/heading, PREFIX/fix, PREFIX/event; PREFIX/status retained (online/offline)
+        Examples:
+          lodestone serve --nmea tcp://:10110                    # OpenCPN, Signal K, gpsd connect here
+          lodestone serve --simulate --signalk udp://127.0.0.1:8375 --json -
+          lodestone serve --mqtt mqtt://broker.local/boat --rate 5
+          gpsd -N -n -S 2947 tcp://127.0.0.1:10110               # gpsd reads the true heading (ATT)
+        """)
+
+    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        let heading = try HeadingOptions(arguments)
+        if heading.showDeviation {
+            throw UsageError.invalidValue(option: HeadingOptions.deviation.name, value: "show",
+                                          expected: "off, apply or learn (show the card with 'lodestone watch --deviation show')")
+        }
+        let sinks = try ServeSinkOptions(arguments)
+        let live = LiveRequest(sensors: try SensorOptions(arguments).selection,
+                               calibrationPath: arguments.string(CalibrationFileOption.calibration),
+                               heading: heading.settings, gnss: try LiveGNSSOptions(arguments).choice, distanceFilter: 5)
+        let request = ServeRequest(live: live, rate: try arguments.double(rate, in: 1...50) ?? 10,
+                                   duration: try arguments.double(duration, in: 0.001...1e9), nmea: sinks.nmea,
+                                   signalK: sinks.signalK, json: sinks.json, mqtt: sinks.mqtt, talker: sinks.talker)
+        // A broken pipe on --json - is a closed consumer, not a reason to die.
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
+        let runtime = Runtime.system(command: spec.name)
+        try ServeSession.run(request, runtime: runtime)
+        return .success
+    }
+}

@@ -1,0 +1,107 @@
+import Glibc
+import Platform
+import Session
+
+/// Sockets in memory on a manual clock: listeners, clients that read (or stall until a given time,
+/// with a small "kernel" buffer), clients that hang up, and UDP peers that keep every datagram.
+final class FakeSockets: SocketSystem {
+    final class Peer {
+        /// Bytes the consumer has read.
+        var received: [UInt8] = []
+        /// Bytes sent but not yet read (the kernel's buffer).
+        var buffered: [UInt8] = []
+        let capacity: Int
+        /// The consumer reads nothing before this time.
+        var readsFrom: Double
+        /// The consumer hangs up at this time.
+        var hangsUpAt: Double
+        var datagrams: [[UInt8]] = []
+
+        init(capacity: Int, readsFrom: Double, hangsUpAt: Double) {
+            self.capacity = capacity
+            self.readsFrom = readsFrom
+            self.hangsUpAt = hangsUpAt
+        }
+
+        var text: String { String(decoding: received, as: UTF8.self) }
+    }
+
+    let clock: ManualClock
+    private var nextFD: Int32 = 100
+    private var listeners: [Int32: UInt16] = [:]
+    private var pending: [UInt16: [Peer]] = [:]
+    private var peers: [Int32: Peer] = [:]
+    /// UDP peers by port.
+    private(set) var udp: [UInt16: Peer] = [:]
+    var portsInUse: Set<UInt16> = []
+    private(set) var closed: Set<Int32> = []
+
+    init(clock: ManualClock) { self.clock = clock }
+
+    /// A TCP consumer that will connect to `port`.
+    @discardableResult
+    func connect(to port: UInt16, capacity: Int = 8192, readsFrom: Double = 0, hangsUpAt: Double = .infinity) -> Peer {
+        let p = Peer(capacity: capacity, readsFrom: readsFrom, hangsUpAt: hangsUpAt)
+        pending[port, default: []].append(p)
+        return p
+    }
+
+    func listen(host: String, port: UInt16) throws(ServeError) -> Int32 {
+        guard !portsInUse.contains(port) else { throw .portInUse(host: host, port: port) }
+        nextFD += 1
+        listeners[nextFD] = port
+        return nextFD
+    }
+
+    func accept(_ listener: Int32) -> Int32? {
+        guard let port = listeners[listener], var queue = pending[port], !queue.isEmpty else { return nil }
+        let p = queue.removeFirst()
+        pending[port] = queue
+        nextFD += 1
+        peers[nextFD] = p
+        return nextFD
+    }
+
+    func datagram(host: String, port: UInt16) throws(ServeError) -> Int32 {
+        nextFD += 1
+        let p = Peer(capacity: .max, readsFrom: 0, hangsUpAt: .infinity)
+        peers[nextFD] = p
+        udp[port] = p
+        return nextFD
+    }
+
+    func send(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> SendOutcome {
+        guard let p = peers[fd], !closed.contains(fd) else { return .failed(EBADF) }
+        let now = clock.now()
+        if now >= p.hangsUpAt { return .failed(EPIPE) }
+        if udp.values.contains(where: { $0 === p }) {
+            p.datagrams.append(Array(bytes))
+            return .sent(bytes.count)
+        }
+        if now >= p.readsFrom {
+            p.received += p.buffered
+            p.buffered.removeAll()
+        }
+        let room = p.capacity - p.buffered.count
+        guard room > 0 else { return .wouldBlock }
+        let n = min(room, bytes.count)
+        p.buffered += bytes.prefix(n)
+        if now >= p.readsFrom {
+            p.received += p.buffered
+            p.buffered.removeAll()
+        }
+        return .sent(n)
+    }
+
+    func drainInput(_ fd: Int32) -> Bool {
+        guard let p = peers[fd] else { return false }
+        return clock.now() < p.hangsUpAt
+    }
+
+    func localPort(_ fd: Int32) -> UInt16? { listeners[fd] }
+
+    func close(_ fd: Int32) { closed.insert(fd) }
+
+    /// Every descriptor handed out has been closed.
+    var allClosed: Bool { Set(listeners.keys).union(peers.keys).isSubset(of: closed) }
+}
