@@ -125,8 +125,9 @@ struct RobustnessTests {
 
     @Test func partialCoverageNamesTheMissingSide() {
         let sensor = Self.sensor(71)
-        // The board never tilts beyond 70°: field directions toward the top (−z) are missing.
-        let attitudes = Synthetic.tumble(seconds: 300, rate: 50, seed: 72).filter { $0[2, 2] > cos(radians(70)) }
+        // The board never tilts beyond 25°: field directions toward the top (−z) are missing, and
+        // the vertical terms are too poorly seen for the heading when tilted.
+        let attitudes = Synthetic.tumble(seconds: 600, rate: 50, seed: 72).filter { $0[2, 2] > cos(radians(25)) }
         let raw = Synthetic.readings(sensor, attitudes: attitudes, seed: 73)
         let issues = Self.issues(CalibrationSolver().solve(raw))
         guard case let .incompleteCoverage(percent, gaps, missing, _)? = issues.first(where: { $0.code == "incomplete_coverage" }) else {

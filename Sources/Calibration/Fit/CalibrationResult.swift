@@ -25,6 +25,15 @@ public struct CalibrationResult: Sendable, Hashable {
     public var conditionReciprocal: Double
     /// Reasons the result does not pass (empty when it passes).
     public var issues: [CalibrationIssue]
+    /// What the fit's remaining uncertainty does to the heading (the acceptance figure).
+    public var headingError: HeadingErrorPrediction = .unknown(tiltDegrees: 20, inclinationDegrees: 60)
+    /// What the residual scatter is made of: white noise, systematic, a field change.
+    public var diagnosis: ResidualDiagnosis?
+    /// Samples dropped as spikes before the fit (far outside the cloud of the others).
+    public var spikeCount = 0
+    /// Lag-1 correlation of the fit's residuals in recording order (0 for white noise); the
+    /// covariance is scaled by (1 + ρ)/(1 − ρ), the number of samples per independent one.
+    public var residualCorrelation = 0.0
 
     /// True when no issue was found.
     public var passed: Bool { issues.isEmpty }

@@ -14,6 +14,11 @@ struct RefinedFit: Sendable {
     /// radius, matrix entries over the mean diagonal): rms² · (JᵀJ)⁻¹ on the diagonal.
     var relativeUncertainty: Double
     var iterations: Int
+    /// (JᵀJ)⁻¹ at the solution: times the residual variance, the parameters' covariance (nil when
+    /// JᵀJ is singular).
+    var normalInverse: DenseMatrix?
+    /// Points the fit was made on.
+    var count: Int
 }
 
 /// Levenberg–Marquardt on the geometric radial residuals |Mₙ·(x − o)| − r, where the model is
@@ -63,7 +68,7 @@ enum LevenbergMarquardt {
                           conditionReciprocal: normal.correlationConditionReciprocal(),
                           relativeUncertainty: uncertainty(normal, params: params, model: model,
                                                            rms: (cost / Double(points.count)).squareRoot()),
-                          iterations: iterations)
+                          iterations: iterations, normalInverse: normal.inverse(), count: points.count)
     }
 
     static func uncertainty(_ normal: DenseMatrix, params: UnitSphereParameters, model: CalibrationModel,

@@ -99,9 +99,9 @@ public struct CalibrationFitError: UserFacingError {
         var text = "cannot calibrate from \(path):\n" + failure.issues.map { "  - " + $0.message }.joined(separator: "\n")
         if let r = failure.result {
             text += "\n(best fit: \(r.fit.model.rawValue) model, coverage " + fixed(r.metrics.coveragePercent, 0)
-                + " %, residual " + percentText(r.metrics.residualPercent) + ")"
+                + " %, residual " + percentText(r.metrics.residualPercent) + "; " + headingLine(r.headingError) + ")"
         }
-        if canForce { text += "\nrecord again with better coverage, or pass --force to write this fit anyway" }
+        if canForce { text += "\nrecord again as the reasons say, or pass --force to write this fit anyway" }
         return text
     }
 
