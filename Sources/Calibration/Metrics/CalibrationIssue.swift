@@ -44,6 +44,8 @@ public enum CalibrationIssue: Error, Sendable, Hashable {
     case noisySensor(noise: Double, samples: Int)
     /// Guidance: a flat ring could be calibrated as a compass fixed in a vehicle, given the place.
     case ringNeedsLocation
+    /// Guidance for a vehicle: the circles covered only `bins` of `of` 20° heading bins.
+    case headingCircleIncomplete(bins: Int, of: Int)
 
     /// A short stable identifier (for logs and JSON).
     public var code: String {
@@ -66,6 +68,7 @@ public enum CalibrationIssue: Error, Sendable, Hashable {
         case .fieldChanged: return "field_changed"
         case .noisySensor: return "noisy_sensor"
         case .ringNeedsLocation: return "ring_needs_location"
+        case .headingCircleIncomplete: return "heading_circle_incomplete"
         }
     }
 
@@ -135,6 +138,9 @@ public enum CalibrationIssue: Error, Sendable, Hashable {
         case let .noisySensor(noise, samples):
             return "the scatter is mostly sensor noise (\(formatNumber(noise, decimals: noise < 5 ? 3 : 1)) per sample), which averages "
                 + "out: \(samples) distinct samples are not yet enough; keep turning slowly for longer"
+        case let .headingCircleIncomplete(bins, total):
+            return "the circles covered \(bins * 20)° of heading (\(bins) of \(total) 20° sectors): "
+                + "drive or steer two slow full circles, one each way if you can"
         case .ringNeedsLocation:
             return "a compass fixed in a vehicle can be calibrated from two slow full circles: record the accelerometer too "
                 + "(ax,ay,az) and give the place (--location LAT,LON) so the expected field strength and dip are known"
