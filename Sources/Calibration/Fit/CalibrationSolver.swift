@@ -77,9 +77,8 @@ public struct CalibrationSolver: Sendable {
         }
         let q = points.map { ($0 - centre) / scale }
         if let axis = Self.planeAxis(q) {
-            var issues: [CalibrationIssue] = [.singlePlane(axis: axis)]
-            if points.count < need { issues.insert(.tooFewSamples(have: points.count, need: need), at: 0) }
-            return .failure(CalibrationFailure(issues: issues, result: nil))
+            // A ring is the reason; its thinned sample count says nothing more.
+            return .failure(CalibrationFailure(issues: [.singlePlane(axis: axis)], result: nil))
         }
         guard let all = ModelFitter(points: q, options: options).fitAll() else {
             var issues: [CalibrationIssue] = [.fitFailed]

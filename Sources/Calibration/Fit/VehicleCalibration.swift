@@ -44,8 +44,7 @@ public struct VehicleCalibration: Sendable {
     /// used) samples in recording order. Needs `options.expectedFieldStrength` (in the
     /// magnetometer's unit) and `options.expectedInclinationDegrees`.
     public func solve(magnetic: [Vector3], acceleration: [Vector3?]) -> Result<CalibrationResult, CalibrationFailure> {
-        guard let field = options.validExpectedField, let dipDegrees = options.expectedInclinationDegrees,
-              dipDegrees.isFinite, abs(dipDegrees) < 89 else {
+        guard let dipDegrees = options.expectedInclinationDegrees, dipDegrees.isFinite, abs(dipDegrees) < 89 else {
             return .failure(CalibrationFailure(issues: [.ringNeedsLocation], result: nil))
         }
         // Pairs with a finite reading of both; accelerations far from the median magnitude are
@@ -64,6 +63,11 @@ public struct VehicleCalibration: Sendable {
         let invalid = magnetic.count - usable.count
         guard mags.count >= 12 else {
             return .failure(CalibrationFailure(issues: [.tooFewSamples(have: mags.count, need: Self.minimumSamples)], result: nil))
+        }
+        // The field strength only sets the scale of the output (it trades against the matrix's
+        // scale); in an unknown unit it is estimated from the circles' radius and the dip.
+        guard let field = options.validExpectedField ?? Self.roughField(mags, downs: downs, inclinationDegrees: dipDegrees) else {
+            return .failure(CalibrationFailure(issues: [.fitFailed], result: nil))
         }
         // Work with x' = (x − centre)/F, so |c'| = 1 and the parameters are of order 1.
         var centre = Vector3.zero
@@ -180,6 +184,44 @@ public struct VehicleCalibration: Sendable {
             bins[min(17, Int(angle / 20))] = true
         }
         return bins.filter { $0 }.count
+    }
+
+    /// Whether a recording's gravity says it was turned in circles rather than tumbled: the
+    /// direction of gravity stays within 15° of its mean for 95 % of the samples (pypilot fits in
+    /// 2D when the gravity spread is under 0.25 g, about 14.5°).
+    ///
+    /// ```swift
+    /// if VehicleCalibration.isCircling(accelerations) { /* use VehicleCalibration */ }
+    /// ```
+    public static func isCircling(_ acceleration: [Vector3?]) -> Bool {
+        let downs = acceleration.compactMap { a -> Vector3? in
+            guard let a, a.isFinite, a.norm > 0 else { return nil }
+            return a / a.norm
+        }
+        guard downs.count >= 12 else { return false }
+        var mean = Vector3.zero
+        for d in downs { mean += d }
+        guard let axis = mean.normalized else { return false }
+        let within = downs.filter { $0.dot(axis) >= cos(15 * Double.pi / 180) }.count
+        return Double(within) >= 0.95 * Double(downs.count)
+    }
+
+    /// The total field in the samples' unit, from the RMS radius of the circles square to gravity
+    /// and the dip: H / cos I.
+    static func roughField(_ mags: [Vector3], downs: [Vector3], inclinationDegrees: Double) -> Double? {
+        var mean = Vector3.zero, down = Vector3.zero
+        for m in mags { mean += m }
+        for d in downs { down += d }
+        mean = mean / Double(mags.count)
+        guard let axis = down.normalized else { return nil }
+        var sum = 0.0
+        for m in mags {
+            let v = m - mean
+            sum += (v - axis * v.dot(axis)).squaredNorm
+        }
+        let horizontal = (sum / Double(mags.count)).squareRoot()
+        let field = horizontal / cos(inclinationDegrees * .pi / 180)
+        return field.isFinite && field > 0 ? field : nil
     }
 
     /// Tilts smaller than this (RMS, radians: 1°) are not taken as information about the vertical terms.

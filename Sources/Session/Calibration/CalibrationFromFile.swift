@@ -54,8 +54,17 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
     }
     if let place { options.expectedInclinationDegrees = place.inclination }
 
+    // A recording whose gravity hardly moved was turned in circles (a compass fixed in a vehicle):
+    // with the place (field strength and dip) and gravity, the vehicle fit can use it.
+    let circling = recording.acceleration.map(VehicleCalibration.isCircling) ?? false
+    let solved: Result<CalibrationResult, CalibrationFailure>
+    if circling, place != nil, let acceleration = recording.acceleration {
+        solved = VehicleCalibration(options: options).solve(magnetic: recording.magnetic, acceleration: acceleration)
+    } else {
+        solved = CalibrationSolver(options: options).solve(recording.magnetic)
+    }
     let result: CalibrationResult
-    switch CalibrationSolver(options: options).solve(recording.magnetic) {
+    switch solved {
     case .success(let r):
         result = r
     case .failure(let failure):
@@ -73,6 +82,7 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
     var summary = ["calibration of \(path): \(recording.magnetic.count) samples"
         + (recording.badRows.isEmpty ? "" : " (\(recording.badRows.count) bad rows skipped)")
         + ", columns " + recording.magneticColumns.joined(separator: ",")]
+    summary.append(methodLine(result))
     summary += outcome.summaryLines(unit: unitLabel)
     summary.append(result.issues.isEmpty ? "checks        all passed"
                    : "checks        FAILED (written because of --force):\n" + result.issues.map { "  - " + $0.message }.joined(separator: "\n"))
@@ -87,6 +97,17 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
     runtime.diagnostics.write(summary.joined(separator: "\n") + "\n")
     if output == nil, !runtime.output.write(json) { return .success }
     return .success
+}
+
+/// "method        vehicle: circles, the expected field strength and dip, and gravity (18 of 18 heading sectors)".
+func methodLine(_ result: CalibrationResult) -> String {
+    switch result.method {
+    case .ellipsoid:
+        return "method        ellipsoid through the turned samples"
+    case .vehicle:
+        return "method        vehicle: circles, the expected field strength and dip, and gravity"
+            + (result.headingBins.map { " (\($0) of 18 heading sectors)" } ?? "")
+    }
 }
 
 /// The recording could not be calibrated: the solver's reasons, each with its fix. Exit 65.
