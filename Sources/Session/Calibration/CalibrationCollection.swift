@@ -106,15 +106,26 @@ struct CalibrationCollection {
             state.fieldStrength = latest.fit.fieldStrength
         }
         state.expectedFieldStrength = expectedField
-        state.issue = session.isReady ? "all checks passed: fitting…" : session.issues.first?.message
+        state.issue = session.isReady ? "all checks passed: fitting…" : Self.shownIssue(session.issues)?.message
         state.status = status
         return state
+    }
+
+    /// The one issue worth showing while collecting: when the predicted heading error is the
+    /// reason, what to do about it (the coverage or noise explanation) says more; its figures
+    /// are in the progress line.
+    static func shownIssue(_ issues: [CalibrationIssue]) -> CalibrationIssue? {
+        guard case .headingErrorTooLarge? = issues.first, issues.count > 1 else { return issues.first }
+        return issues[1]
     }
 
     /// "calibrating: 45 % (coverage 63 %, gaps 37.0, 412 distinct samples): <issue>".
     private func progressLine(_ s: CalibrationViewState) -> String {
         var line = "calibrating: \(s.progressPercent) % (coverage " + fixed(s.coveragePercent, 0) + " %, gaps "
             + fixed(s.gaps, 1) + ", \(s.distinctCount) distinct samples)"
+        if let p = session.latest?.headingError, p.level.isFinite {
+            line += ", heading ±" + fixed(p.level, 1) + "° level"
+        }
         if let status = s.status { line += "; sensor: " + status }
         if let issue = s.issue { line += ": " + issue }
         return line
