@@ -140,14 +140,8 @@ enum Synthetic {
     /// Spread of |B| after a plain algebraic ellipsoid fit to every sample (the reference a
     /// calibration should match), %.
     static func algebraicSpreadPercent(_ raw: [Vector3]) -> Double? {
-        // Centred and scaled first, so counts and gauss condition alike.
-        var centre = Vector3.zero
-        for v in raw { centre += v }
-        centre = centre / Double(raw.count)
-        let scale = (raw.reduce(0) { $0 + ($1 - centre).squaredNorm } / Double(raw.count)).squareRoot()
-        let q = raw.map { ($0 - centre) / scale }
-        guard let p = AlgebraicFit.ellipsoid(q) else { return nil }
-        return spreadPercent(q.map { p.matrix * ($0 - p.offset) })
+        guard let fit = EllipsoidFit.algebraic(raw) else { return nil }
+        return spreadPercent(raw.map(fit.apply))
     }
 
     /// Readings restricted to one plane: a flat 360° turn (optionally with a small wobble).
