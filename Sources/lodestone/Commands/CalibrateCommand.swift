@@ -47,6 +47,11 @@ enum CalibrateCommand: Command {
           lodestone calibrate --location 47.6,-122.3 --align
           lodestone calibrate --record raw.csv --duration 60
           lodestone calibrate --from-file raw.csv --unit uT --output profile.json
+        A calibration is accepted by the heading error it will leave, predicted from the fit's
+        uncertainty (at most ±1° level and ±2° at 20° tilt); coverage only explains a refusal. A compass
+        fixed in a vehicle: record two slow full circles with the accelerometer (--record), then fit
+        them with --from-file and --location, which gives the expected field strength and dip:
+          lodestone calibrate --from-file circles.csv --unit uT --location 47.6,-122.3
         With --from-file the JSON holds offset [3] and matrix [3][3] (corrected = matrix · (raw − offset)),
         field_strength, residual_percent, coverage_percent, sample_count, model, created and sensor
         (--sensor NAME, default "recording"); a summary goes to standard error. A recording that cannot
