@@ -151,3 +151,22 @@ extension Result where Failure == CalibrationFailure {
         return nil
     }
 }
+
+@Suite("Order statistics")
+struct OrderStatisticsTests {
+    @Test func selectionAgreesWithSorting() {
+        var rng = SplitMix64(seed: 99)
+        for n in [1, 2, 3, 4, 5, 10, 11, 100, 1001] {
+            // Ties and specials included.
+            let values = (0..<n).map { _ in (rng.nextGaussian() * 4).rounded() / 2 }
+            let sorted = values.sorted()
+            let median = n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2])
+            #expect(RobustStatistics.median(values) == median, "n \(n)")
+            for q in [0.0, 0.02, 0.5, 0.98, 1.0] {
+                #expect(RobustStatistics.quantile(values, q) == sorted[Int((Double(n - 1) * q).rounded())])
+            }
+        }
+        #expect(RobustStatistics.median([.nan, 3, .infinity, 1]) == 2)
+        #expect(RobustStatistics.median([]) == 0)
+    }
+}

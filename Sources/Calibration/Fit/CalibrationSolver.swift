@@ -56,7 +56,8 @@ public struct CalibrationSolver: Sendable {
     public func solve(distinct: [Vector3], inputCount: Int, invalidCount: Int, sequence: [Vector3]? = nil,
                       spikes: Int = 0) -> Result<CalibrationResult, CalibrationFailure> {
         let finite = distinct.filter(options.isUsable)
-        let keep = SpikeFilter.mask(finite)
+        // Samples that come with their sequence were filtered by `solve(_:)` already.
+        let keep = sequence == nil ? SpikeFilter.mask(finite) : [Bool](repeating: true, count: finite.count)
         let points = zip(finite, keep).compactMap { $1 ? $0 : nil }
         let spikeCount = spikes + finite.count - points.count
         let need = options.thresholds.minimumSamples
