@@ -53,12 +53,7 @@ public struct EllipsoidFit: Sendable, Hashable {
     public static func algebraic(_ samples: [Vector3]) -> EllipsoidFit? {
         let finite = samples.filter(\.isFinite)
         guard finite.count >= 9 else { return nil }
-        var centre = Vector3.zero
-        for v in finite { centre += v }
-        centre = centre / Double(finite.count)
-        var scale = 0.0
-        for v in finite { scale += (v - centre).squaredNorm }
-        scale = (scale / Double(finite.count)).squareRoot()
+        let (centre, scale) = CalibrationSolver.centreAndScale(finite)
         guard scale > 0, scale.isFinite, let p = AlgebraicFit.ellipsoid(finite.map { ($0 - centre) / scale }) else { return nil }
         let matrix = p.matrix / scale
         let det = matrix.determinant

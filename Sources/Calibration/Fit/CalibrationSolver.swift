@@ -66,12 +66,7 @@ public struct CalibrationSolver: Sendable {
             return .failure(CalibrationFailure(issues: [.tooFewSamples(have: points.count, need: need)], result: nil))
         }
         // Centre and scale so the parameters are of order 1.
-        var centre = Vector3.zero
-        for p in points { centre += p }
-        centre = centre / Double(points.count)
-        var scale = 0.0
-        for p in points { scale += (p - centre).squaredNorm }
-        scale = (scale / Double(points.count)).squareRoot()
+        let (centre, scale) = Self.centreAndScale(points)
         guard scale > 0, scale.isFinite else {
             // All samples identical (one pose, no noise), or readings too large to be real.
             return .failure(CalibrationFailure(issues: [scale == 0 ? .tooFewOrientations : .fitFailed], result: nil))
@@ -135,6 +130,17 @@ public struct CalibrationSolver: Sendable {
         result.diagnosis = ResidualDiagnosis(sequence: sequence ?? used, fit: fit)
         result.issues = IssueEvaluator(options: options).issues(for: result, underdetermined: underdetermined)
         return result.passed ? .success(result) : .failure(CalibrationFailure(issues: result.issues, result: result))
+    }
+
+    /// The mean of `points` and their RMS distance from it.
+    static func centreAndScale(_ points: [Vector3]) -> (centre: Vector3, scale: Double) {
+        guard !points.isEmpty else { return (.zero, 0) }
+        var centre = Vector3.zero
+        for p in points { centre += p }
+        centre = centre / Double(points.count)
+        var scale = 0.0
+        for p in points { scale += (p - centre).squaredNorm }
+        return (centre, (scale / Double(points.count)).squareRoot())
     }
 
     /// Lag-1 autocorrelation of residuals in recording order, clamped to [0, 0.999]: near 0 for

@@ -380,32 +380,10 @@ enum VehicleLM {
 
     static func refine(_ points: [Vector3], downs: [Vector3], mask: [Bool], start: UnitSphereParameters,
                        vertical: Double, noiseRatio: Double, priorScale: Double, maxIterations: Int = 60) -> Solution? {
-        var p = start.packed(.full)
-        var (normal, gradient, cost) = system(points, downs: downs, mask: mask, p, vertical: vertical,
-                                              noiseRatio: noiseRatio, priorScale: priorScale)
-        guard cost.isFinite else { return nil }
-        var lambda = 1e-3
-        for _ in 0..<maxIterations {
-            var damped = normal
-            for i in 0..<9 { damped[i, i] += lambda * max(normal[i, i], 1e-12) }
-            guard let step = damped.solve(gradient.map { -$0 }) else {
-                lambda *= 10
-                if lambda > 1e12 { break }
-                continue
-            }
-            let trial = zip(p, step).map { $0 + $1 }
-            let (n2, g2, c2) = system(points, downs: downs, mask: mask, trial, vertical: vertical,
-                                      noiseRatio: noiseRatio, priorScale: priorScale)
-            if c2.isFinite, c2 < cost {
-                let relative = (cost - c2) / max(cost, 1e-300)
-                p = trial; normal = n2; gradient = g2; cost = c2
-                lambda = max(lambda / 10, 1e-12)
-                if relative < 1e-10 { break }
-            } else {
-                lambda *= 10
-                if lambda > 1e12 { break }
-            }
-        }
+        guard let (p, normal, cost, _) = LevenbergMarquardt.minimize(start: start.packed(.full), maxIterations: maxIterations,
+                                                                     tolerance: 1e-10, system: {
+            system(points, downs: downs, mask: mask, $0, vertical: vertical, noiseRatio: noiseRatio, priorScale: priorScale)
+        }) else { return nil }
         let params = UnitSphereParameters(packed: p, model: .full)
         guard params.offset.isFinite, params.matrix.isFinite else { return nil }
         let kept = max(1, 2 * mask.filter { $0 }.count)
