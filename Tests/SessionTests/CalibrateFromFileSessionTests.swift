@@ -81,6 +81,16 @@ struct CalibrateFromFileSessionTests {
         #expect(h.output.text.isEmpty)
     }
 
+    @Test func vehicleWithoutAccelerometerColumnsNamesThem() throws {
+        let h = try SessionHarness("vehicle-noaccel")
+        let path = h.path("mag.csv")
+        try "x,y,z\n1,2,3\n4,5,6\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: RecordingError.vehicleNeedsAcceleration(path: path)) {
+            _ = try calibrateFromFile(CalibrationFileRequest(path: path, unit: "uT", vehicle: true), runtime: h.runtime("calibrate"))
+        }
+        #expect(RecordingError.vehicleNeedsAcceleration(path: path).message.contains("ax,ay,az"))
+    }
+
     @Test func theRealTumbleUsesTheEllipsoidEvenWithAPlace() throws {
         let h = try SessionHarness("tumble")
         let real = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

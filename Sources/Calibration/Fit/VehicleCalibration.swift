@@ -173,17 +173,29 @@ public struct VehicleCalibration: Sendable {
 
     /// 20° heading bins covered by the corrected field's horizontal direction (of 18).
     static func headingBins(_ corrected: [Vector3], downs: [Vector3]) -> Int {
-        var bins = [Bool](repeating: false, count: 18)
-        for (c, d) in zip(corrected, downs) {
-            // A horizontal frame from the body's x axis projected level.
-            guard let north = (Vector3(1, 0, 0) - d * d.x).normalized else { continue }
-            let east = d.cross(north)
-            let h = c - d * c.dot(d)
-            var angle = atan2(h.dot(east), h.dot(north)) * 180 / .pi
+        headingSectors(corrected, acceleration: downs.map { $0 * -1 }).filter { $0 }.count
+    }
+
+    /// Which of the 18 20° heading sectors the horizontal part of `corrected` (body axes) pointed
+    /// into, horizontal being square to gravity from `acceleration` (a level accelerometer reads
+    /// (0, 0, −1)); sector 0 starts at the body's x axis projected level. Samples without an
+    /// acceleration are skipped.
+    ///
+    /// ```swift
+    /// let covered = VehicleCalibration.headingSectors(mags.map(fit.apply), acceleration: accels).filter { $0 }.count
+    /// ```
+    public static func headingSectors(_ corrected: [Vector3], acceleration: [Vector3?]) -> [Bool] {
+        var sectors = [Bool](repeating: false, count: 18)
+        for (c, a) in zip(corrected, acceleration) {
+            guard let a, a.isFinite, let down = (a * -1).normalized,
+                  let north = (Vector3(1, 0, 0) - down * down.x).normalized else { continue }
+            let east = down.cross(north)
+            var angle = atan2(c.dot(east), c.dot(north)) * 180 / .pi
             if angle < 0 { angle += 360 }
-            bins[min(17, Int(angle / 20))] = true
+            guard angle.isFinite else { continue }
+            sectors[min(17, Int(angle / 20))] = true
         }
-        return bins.filter { $0 }.count
+        return sectors
     }
 
     /// Whether a recording's gravity says it was turned in circles rather than tumbled: the

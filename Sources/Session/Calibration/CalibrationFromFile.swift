@@ -16,9 +16,14 @@ public struct CalibrationFileRequest: Sendable {
     public var output: String?
     /// Write the fit even when it fails the checks.
     public var force: Bool
+    /// Use the vehicle fit (circles, gravity and the place) even when gravity moved more than a
+    /// vehicle's roll and pitch; without it the recording decides.
+    public var vehicle: Bool
 
     public init(path: String, unit: String = "input", place: ExpectedPlace? = nil,
-                sensor: SensorIdentity = SensorIdentity(chip: "recording"), output: String? = nil, force: Bool = false) {
+                sensor: SensorIdentity = SensorIdentity(chip: "recording"), output: String? = nil, force: Bool = false,
+                vehicle: Bool = false) {
+        self.vehicle = vehicle
         self.path = path
         self.unit = unit
         self.place = place
@@ -56,9 +61,10 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
 
     // A recording whose gravity hardly moved was turned in circles (a compass fixed in a vehicle):
     // with the place (field strength and dip) and gravity, the vehicle fit can use it.
-    let circling = recording.acceleration.map(VehicleCalibration.isCircling) ?? false
+    let circling = request.vehicle || (recording.acceleration.map(VehicleCalibration.isCircling) ?? false)
+    if request.vehicle, recording.acceleration == nil { throw RecordingError.vehicleNeedsAcceleration(path: path) }
     let solved: Result<CalibrationResult, CalibrationFailure>
-    if circling, place != nil, let acceleration = recording.acceleration {
+    if circling, place != nil || request.vehicle, let acceleration = recording.acceleration {
         solved = VehicleCalibration(options: options).solve(magnetic: recording.magnetic, acceleration: acceleration)
     } else {
         solved = CalibrationSolver(options: options).solve(recording.magnetic)

@@ -135,6 +135,7 @@ enum RecordingError: UserFacingError, Equatable {
     case missingColumns(path: String, found: [String])
     case noRows(path: String)
     case tooManyBadRows(path: String, bad: Int, rows: Int, examples: [Recording.BadRow])
+    case vehicleNeedsAcceleration(path: String)
 
     var message: String {
         let format = "expected a header line naming the columns x,y,z (or mx,my,mz) and optionally t and ax,ay,az, e.g.\n  t,x,y,z\n  0.000,12.5,-30.1,41.0"
@@ -152,6 +153,9 @@ enum RecordingError: UserFacingError, Equatable {
             return "\(path): \(bad) of \(rows) rows are unusable (more than \(Int(Recording.maximumBadFraction * 100)) %), for example:\n"
                 + examples.map { "  line \($0.line): \($0.reason)" }.joined(separator: "\n")
                 + "\ncheck that every row has numbers in the columns the header names"
+        case .vehicleNeedsAcceleration(let path):
+            return "\(path) has no accelerometer columns (ax,ay,az), which --vehicle needs to know which way is down: "
+                + "record with an accelerometer ('lodestone calibrate --record FILE' writes them when one is found)"
         }
     }
 
