@@ -57,15 +57,19 @@ struct AcceptanceTests {
     /// The predicted bound (95 % at each heading, taken at the worst heading) holds the actual worst
     /// error of most fits from different seeds (the worst of a whole circle exceeds a per-heading
     /// 95 % bound in roughly one fit in five), and is not wildly pessimistic.
-    @Test func predictedHeadingErrorBoundsTheActualOne() throws {
+    /// Short tumbles (fitted on the thinned samples) and long noisy ones (refined on every sample,
+    /// the noise being white).
+    @Test(arguments: [(20.0, 25.0, 1.5), (60.0, 50.0, 4.0)])
+    func predictedHeadingErrorBoundsTheActualOne(seconds: Double, rate: Double, noise: Double) throws {
         var misses = 0
         var ratios: [Double] = []
         for seed in UInt64(1)...20 {
             var options = CalibrationOptions()
             options.expectedInclinationDegrees = Self.inclination
-            // Few samples and more noise, so the errors are large enough to measure.
-            let noisy = SyntheticSensor(offset: Self.board.offset, softIron: Self.board.softIron, noise: 1.5)
-            let raw = Synthetic.readings(noisy, attitudes: Synthetic.tumble(seconds: 20, rate: 25, seed: seed * 7), seed: seed * 7 + 1)
+            // Few samples or much noise, so the errors are large enough to measure.
+            let noisy = SyntheticSensor(offset: Self.board.offset, softIron: Self.board.softIron, noise: noise)
+            let raw = Synthetic.readings(noisy, attitudes: Synthetic.tumble(seconds: seconds, rate: rate, seed: seed * 7),
+                                         seed: seed * 7 + 1)
             let result: CalibrationResult
             switch CalibrationSolver(options: options).solve(raw) {
             case .success(let r): result = r
@@ -76,7 +80,7 @@ struct AcceptanceTests {
             ratios.append(actual / result.headingError.level)
             if actual > result.headingError.level { misses += 1 }
         }
-        print("actual / predicted level heading error: \(ratios.map { (($0 * 100).rounded()) / 100 })")
+        print("\(seconds) s at \(rate) Hz, noise \(noise): actual / predicted level heading error: \(ratios.map { (($0 * 100).rounded()) / 100 })")
         let sorted = ratios.sorted()
         #expect(misses <= 6)
         #expect(sorted.last! < 1.6)

@@ -88,22 +88,41 @@ public struct CalibrationSolver: Sendable {
         // one is not pinned down.
         let inclination = options.expectedInclinationDegrees.flatMap { $0.isFinite && abs($0) < 89 ? $0 : nil }
             ?? options.thresholds.defaultInclinationDegrees
-        let assessments = all.candidates.map { c -> (prediction: HeadingErrorPrediction, correlation: Double) in
-            let residuals = zip(q, c.inliers).compactMap { $1 ? (c.fit.parameters.matrix * ($0 - c.fit.parameters.offset)).norm - 1 : nil }
+        func assess(_ c: ModelFitter.Candidate, on set: [Vector3]) -> (prediction: HeadingErrorPrediction, correlation: Double) {
+            let residuals = zip(set, c.inliers).compactMap { $1 ? (c.fit.parameters.matrix * ($0 - c.fit.parameters.offset)).norm - 1 : nil }
             let rho = Self.lagOneCorrelation(residuals)
             return (Self.predictHeadingError(c.fit, correlation: rho, inclinationDegrees: inclination,
                                              tiltDegrees: options.thresholds.assessmentTiltDegrees), rho)
         }
-        let richest = all.candidates.count - 1
+        var candidates = all.candidates
+        var assessments = candidates.map { assess($0, on: q) }
+        let richest = candidates.count - 1
+        // White noise averages out with the number of samples, so when it is most of the
+        // scatter the richest model is refined on every sample (up to 8,000, evenly spread), not
+        // only the thinned ones. Lingering in one pose cannot bias a fit whose scatter is noise.
+        var refinedOnSequence = false
+        if let sequence, sequence.count >= 2 * points.count,
+           let refined = Self.refineOnSequence(candidates[richest], sequence: sequence, centre: centre, scale: scale,
+                                               options: options) {
+            candidates[richest] = refined.candidate
+            assessments[richest] = assess(refined.candidate, on: refined.points)
+            refinedOnSequence = true
+        }
         let t = options.thresholds
         var index = all.chosen, underdetermined = all.underdetermined
         if assessments[richest].prediction.level <= t.maximumLevelHeadingError,
            assessments[richest].prediction.tilted <= t.maximumTiltedHeadingError,
-           all.candidates[richest].fit.parameters.matrix.symmetricEigen().map({ $0.values.x > 0 }) == true {
+           candidates[richest].fit.parameters.matrix.symmetricEigen().map({ $0.values.x > 0 }) == true {
             index = richest
             underdetermined = false
         }
-        let chosen = all.candidates[index]
+        var chosen = candidates[index]
+        if refinedOnSequence && index == richest {
+            // Its inliers among the thinned samples, for the metrics.
+            let p = chosen.fit.parameters
+            chosen.inliers = RobustStatistics.inliers(q.map { (p.matrix * ($0 - p.offset)).norm - 1 },
+                                                      k: options.outlierMADMultiple, floor: 0.01)
+        }
         var prediction = assessments[index].prediction
         prediction.level = max(prediction.level, assessments[richest].prediction.level)
         prediction.tilted = max(prediction.tilted, assessments[richest].prediction.tilted)
@@ -130,6 +149,28 @@ public struct CalibrationSolver: Sendable {
         result.diagnosis = ResidualDiagnosis(sequence: sequence ?? used, fit: fit)
         result.issues = IssueEvaluator(options: options).issues(for: result, underdetermined: underdetermined)
         return result.passed ? .success(result) : .failure(CalibrationFailure(issues: result.issues, result: result))
+    }
+
+    /// The candidate refined on the whole sequence (centred and scaled like the thinned points),
+    /// when its scatter is mostly white noise: successive samples differ by noise alone, so
+    /// white² = (1.4826 · median |Δr|)² / 2 against the thinned fit's rms²; nil otherwise.
+    static func refineOnSequence(_ candidate: ModelFitter.Candidate, sequence: [Vector3], centre: Vector3, scale: Double,
+                                 options: CalibrationOptions) -> (candidate: ModelFitter.Candidate, points: [Vector3])? {
+        let step = max(1, sequence.count / 8000)
+        let qs = Swift.stride(from: 0, to: sequence.count, by: step).map { (sequence[$0] - centre) / scale }
+        let p = candidate.fit.parameters
+        // Geometric residuals, in the unit of the fit's rms: (|M·v| − 1) / det(M)^⅓.
+        let g = cubeRoot(p.matrix.determinant)
+        guard g > 0, g.isFinite else { return nil }
+        let r = qs.map { ((p.matrix * ($0 - p.offset)).norm - 1) / g }
+        let differences = (1..<max(1, r.count)).map { abs(r[$0] - r[$0 - 1]) }
+        let white = 1.4826 * RobustStatistics.median(differences) / 2.0.squareRoot()
+        // The thinned fit's rms is in the same (scaled) unit; white must be at least half the variance.
+        guard white > 0, white * white >= 0.5 * candidate.fit.rms * candidate.fit.rms else { return nil }
+        let fitter = ModelFitter(points: qs, options: options)
+        guard let refined = fitter.robustRefine(candidate.fit.model, start: p, mask: [Bool](repeating: true, count: qs.count)),
+              refined.fit.normalInverse != nil else { return nil }
+        return (refined, qs)
     }
 
     /// The mean of `points` and their RMS distance from it.
