@@ -89,6 +89,22 @@ struct VehicleCalibrationTests {
         #expect(f.issues.contains { $0.code == "heading_circle_incomplete" })
     }
 
+    /// The predicted 95 % bound (worst heading) against the actual worst level error over seeds.
+    @Test func predictedHeadingErrorBoundsTheActualOne() throws {
+        var ratios: [Double] = []
+        for seed in UInt64(1)...10 {
+            let (mag, accel) = Self.swing(Self.board, seed: seed * 3)
+            let result = try VehicleCalibration(options: Self.options).solve(magnetic: mag, acceleration: accel).get()
+            let actual = Synthetic.worstTiltedHeadingError(softIron: Self.board.softIron, offset: Self.board.offset,
+                                                           tiltDegrees: 0, correct: result.fit.apply)
+            ratios.append(actual / result.headingError.level)
+        }
+        let sorted = ratios.sorted()
+        print("vehicle: actual / predicted level heading error \(sorted.map { ($0 * 100).rounded() / 100 })")
+        #expect(sorted.filter { $0 > 1 }.count <= 3)
+        #expect(sorted[sorted.count / 2] > 0.3)
+    }
+
     @Test func aPerfectlyLevelRingIsJudgedLevelOnly() throws {
         // No roll or pitch at all: the vertical terms rest on the prior, so the tilted heading
         // error is unknown; the level one is what the vehicle needs, and it is good.
