@@ -129,6 +129,27 @@ struct AcceptanceTests {
         #expect(!issues.contains { $0.code == "noisy_sensor" })
     }
 
+    @Test func aSlowDriftIsAFieldChangeToo() {
+        // The hard iron drifts by 8 µT over the recording (a part warming up, a load ramping).
+        var raw = Synthetic.readings(Self.board, attitudes: Synthetic.tumble(seconds: 60, rate: 50, seed: 15), seed: 16)
+        for i in raw.indices { raw[i] = raw[i] + Vector3(8, 0, 0) * (Double(i) / Double(raw.count)) }
+        let issues = Self.issues(CalibrationSolver().solve(raw))
+        #expect(issues.first?.code == "field_changed", "\(issues)")
+    }
+
+    @Test func theCommittedRecordingsAreNotCalledFieldChanges() throws {
+        let real = try CalibrationSolver().solve(try RealRecording.load().map(\.mag)).get()
+        #expect(real.diagnosis?.change == nil)
+        let text = try String(contentsOf: RawCountFixtureTests.csvURL, encoding: .utf8)
+        let rows = text.split(separator: "\n").dropFirst().map { line -> Vector3 in
+            let v = line.split(separator: ",").dropFirst().compactMap { Double($0) }
+            return Vector3(v[0], v[1], v[2])
+        }
+        let fixture = try CalibrationSolver().solve(rows).get()
+        #expect(fixture.diagnosis?.change == nil)
+        print("raw-count fixture: predicted ±\(fixture.headingError.level)° level, white \(fixture.diagnosis?.whiteNoise ?? -1) counts")
+    }
+
     @Test func whiteNoiseAveragesOutAndIsNotCalledAFieldChange() throws {
         // 2 µT of white noise per axis (10× a QMC5883L's): residual ~7 % of the field.
         let noisy = SyntheticSensor(offset: Self.board.offset, softIron: Self.board.softIron, noise: 2)
