@@ -81,6 +81,24 @@ struct CalibrateFromFileSessionTests {
         #expect(h.output.text.isEmpty)
     }
 
+    @Test func spikesInARealRecordingAreDroppedAndItStillCalibrates() throws {
+        let h = try SessionHarness("spikes")
+        var lines = try String(contentsOfFile: Self.realRecording, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines.insert("0,0,-1,1e6,1e6,1e6", at: 4000)
+        lines.insert("0,0,-1,1e29,-1e29,1e29", at: 8000)
+        let path = h.path("spiked.csv")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try calibrateFromFile(CalibrationFileRequest(path: path, unit: "gauss"), runtime: h.runtime("calibrate")) == .success)
+        let profile = try CalibrationProfile.decode(h.output.text)
+        #expect(profile.residualPercent < 2, "\(profile.residualPercent)")
+        #expect(h.diagnostics.text.contains("checks        all passed"))
+    }
+
+    static var realRecording: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("calibration/data/acc_mag_log.csv").path
+    }
+
     @Test func vehicleWithoutAccelerometerColumnsNamesThem() throws {
         let h = try SessionHarness("vehicle-noaccel")
         let path = h.path("mag.csv")
@@ -93,8 +111,7 @@ struct CalibrateFromFileSessionTests {
 
     @Test func theRealTumbleUsesTheEllipsoidEvenWithAPlace() throws {
         let h = try SessionHarness("tumble")
-        let real = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("calibration/data/acc_mag_log.csv").path
+        let real = Self.realRecording
         let place = try #require(ExpectedPlace.at(latitude: 3.1, longitude: 101.7, unixSeconds: h.clock.wall()))
         let status = try calibrateFromFile(CalibrationFileRequest(path: real, unit: "gauss", place: place),
                                            runtime: h.runtime("calibrate"))

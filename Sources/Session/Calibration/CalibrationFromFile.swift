@@ -58,6 +58,9 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
         if let place { options.expectedFieldStrength = place.total * scale }
     }
     if let place { options.expectedInclinationDegrees = place.inclination }
+    // Readings beyond what any supported chip can measure are not readings: ±4,912 µT (AK09916,
+    // the widest) in µT or gauss, and a 16-bit register in counts.
+    options.fullScaleRange = Recording.widestFullScale(unit: unit)
 
     // A recording whose gravity hardly moved was turned in circles (a compass fixed in a vehicle):
     // with the place (field strength and dip) and gravity, the vehicle fit can use it.
@@ -80,7 +83,7 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
         result = r
     }
     let outcome = CalibrationOutcome(result: result, samples: recording.magnetic,
-                                     expectedField: options.expectedFieldStrength)
+                                     expectedField: options.expectedFieldStrength, fullScale: options.fullScaleRange)
     let profile = outcome.profile(sensor: identity, unit: unit, created: ISO8601.format(runtime.time.wall()))
     let json = profile.jsonValue.serialized(pretty: true) + "\n"
 

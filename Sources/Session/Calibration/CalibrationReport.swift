@@ -19,9 +19,11 @@ struct CalibrationOutcome {
     let sampleCount: Int
     let expectedField: Double?
 
-    init(result: CalibrationResult, samples: [Vector3], expectedField: Double?) {
+    /// - Parameter fullScale: the chip's range in the samples' unit; readings beyond it, and spikes
+    ///   far outside the cloud of the others, count no more here than they did in the fit.
+    init(result: CalibrationResult, samples: [Vector3], expectedField: Double?, fullScale: Double? = nil) {
         self.result = result
-        let set = samples.filter(\.isFinite)
+        let set = zip(samples, SpikeFilter.mask(samples, fullScale: fullScale)).compactMap { $1 ? $0 : nil }
         overall = QualityMetrics(samples: set, fit: result.fit, expectedFieldStrength: expectedField)
         residualBeforePercent = QualityMetrics.radialResidualPercent(set, fieldStrength: result.fit.fieldStrength)
         sampleCount = set.count

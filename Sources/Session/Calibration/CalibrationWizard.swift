@@ -127,7 +127,8 @@ public func runCalibrationWizard(_ request: WizardRequest, runtime: Runtime) thr
     case .success(let r): best = r
     case .failure(let failure): best = failure.result
     }
-    let outcome = best.map { CalibrationOutcome(result: $0, samples: collection.raw, expectedField: place?.total) }
+    let outcome = best.map { CalibrationOutcome(result: $0, samples: collection.raw, expectedField: place?.total,
+                                                fullScale: options.fullScaleRange) }
     if let outcome { out.write(([methodLine(outcome.result)] + outcome.summaryLines(unit: "µT")).joined(separator: "\n") + "\n") }
     if case .failure(let failure) = finished {
         out.write("The calibration does not pass:\n" + failure.issues.map { "  - " + $0.message }.joined(separator: "\n") + "\n")

@@ -33,6 +33,17 @@ struct Recording {
     /// The magnetometer column names used, e.g. ["mx", "my", "mz"].
     var magneticColumns: [String] = []
 
+    /// The widest full-scale range of any supported chip in `unit` ("uT", "gauss", "counts"),
+    /// rounded up; nil for an unknown unit.
+    static func widestFullScale(unit: String) -> Double? {
+        switch unit {
+        case "uT": return 5000
+        case "gauss": return 50
+        case "counts": return 32768
+        default: return nil
+        }
+    }
+
     /// More than this fraction of bad rows makes the file unusable.
     static let maximumBadFraction = 0.1
 
