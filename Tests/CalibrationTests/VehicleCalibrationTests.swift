@@ -79,14 +79,17 @@ struct VehicleCalibrationTests {
         #expect(g.message.contains("--location LAT,LON") && g.message.contains("accelerometer"))
     }
 
-    @Test func halfACircleIsRefusedNamingTheMissingHeadings() {
-        let (mag, accel) = Self.swing(Self.board, seconds: 60, circles: 0.45, seed: 3)
+    /// Part of a circle is refused for the heading sectors it missed: on a short arc the predicted
+    /// error is not to be trusted (a quarter circle predicts about ±2° and is off by 3°).
+    @Test(arguments: [0.45, 0.25])
+    func partOfACircleIsRefusedNamingTheMissingHeadings(circles: Double) {
+        let (mag, accel) = Self.swing(Self.board, seconds: 60, circles: circles, seed: 3)
         guard case let .failure(f) = VehicleCalibration(options: Self.options).solve(magnetic: mag, acceleration: accel) else {
-            Issue.record("half a circle must not pass")
+            Issue.record("part of a circle must not pass")
             return
         }
-        #expect(f.issues.contains { $0.code == "heading_error_too_large" })
         #expect(f.issues.contains { $0.code == "heading_circle_incomplete" })
+        #expect(f.message.contains("drive or steer two slow full circles"))
     }
 
     /// The predicted 95 % bound (worst heading) against the actual worst level error over seeds.

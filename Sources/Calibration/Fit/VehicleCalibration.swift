@@ -33,7 +33,8 @@ public struct VehicleCalibration: Sendable {
     public static let assessmentTiltDegrees = 10.0
     /// Samples needed (after pairing and outlier removal): two slow circles at 10 Hz or more.
     public static let minimumSamples = 200
-    /// Heading bins (of 18, 20° each) the circles should cover: pypilot's "280°".
+    /// Heading bins (of 18, 20° each) the circles must cover: pypilot's "280°". On a shorter arc the
+    /// linearised covariance underestimates the error (a quarter circle: ±2.0° predicted, 3.0° actual).
     public static let minimumHeadingBins = 14
 
     public init(options: CalibrationOptions) {
@@ -141,7 +142,7 @@ public struct VehicleCalibration: Sendable {
     }
 
     /// Refusals: too few samples, physical bounds, a predicted heading error over the limits (the
-    /// tilted one at `assessmentTiltDegrees`); then what to do.
+    /// tilted one at `assessmentTiltDegrees`), less than 280° of the heading circle.
     func issues(for result: CalibrationResult, judgeTilted: Bool) -> [CalibrationIssue] {
         let t = options.thresholds
         var issues: [CalibrationIssue] = []
@@ -165,7 +166,9 @@ public struct VehicleCalibration: Sendable {
                                                 levelLimit: t.maximumLevelHeadingError,
                                                 tiltedLimit: t.maximumTiltedHeadingError))
         }
-        if !issues.isEmpty, let bins = result.headingBins, bins < Self.minimumHeadingBins {
+        // Less than pypilot's 280° of the circle is refused outright: on a short arc the fit is far
+        // from linear in its parameters, and the predicted error is no longer to be trusted.
+        if let bins = result.headingBins, bins < Self.minimumHeadingBins {
             issues.append(.headingCircleIncomplete(bins: bins, of: 18))
         }
         return issues

@@ -51,7 +51,7 @@ enum CalibrateCommand: Command {
           lodestone calibrate --record raw.csv --duration 60
           lodestone calibrate --from-file raw.csv --unit uT --output profile.json
         A calibration is accepted by the heading error it will leave, predicted from the fit's
-        uncertainty (at most ±1° level and ±2° at 20° tilt); coverage only explains a refusal. A compass
+        uncertainty (at most ±2° level and ±4° at 20° tilt, 95 %); coverage only explains a refusal. A compass
         fixed in a vehicle: record two slow full circles with the accelerometer (--record), then fit
         them with --from-file and --location, which gives the expected field strength and dip:
           lodestone calibrate --from-file circles.csv --unit uT --location 47.6,-122.3
