@@ -44,19 +44,24 @@ struct SyntheticFitTests {
         #expect(result.metrics.spreadBeforePercent > 5 * result.metrics.spreadAfterPercent)
     }
 
-    @Test func hardIronOnlySensorChoosesAFallbackWhenCoverageIsPartial() throws {
-        // No soft iron, board never tilted beyond 45°: the full model is not determined, the
-        // offset-only sphere is.
+    @Test func aSimplerModelCannotPassWhileSoftIronIsNotPinnedDown() throws {
+        // No soft iron, board never tilted beyond 25°: the full model is not determined, the
+        // offset-only sphere is, and it is the fit offered. It is refused all the same: soft iron
+        // it cannot see could cost any amount of heading (the prediction is the full model's).
         let sensor = SyntheticSensor(offset: Vector3(30, -12, 8), softIron: .identity, noise: 0.2)
-        let attitudes = Synthetic.tumble(seconds: 300, rate: 50, seed: 9).filter { $0[2, 2] > cos(radians(45)) }
+        let attitudes = Synthetic.tumble(seconds: 300, rate: 50, seed: 9).filter { $0[2, 2] > cos(radians(25)) }
         let raw = Synthetic.readings(sensor, attitudes: attitudes, seed: 10)
         var options = CalibrationOptions()
-        options.thresholds.maximumGaps = 100
-        options.thresholds.minimumCoveragePercent = 0
-        options.thresholds.maximumWobblePercent = 100
         options.thresholds.minimumSamples = 50
+        let refused = CalibrationSolver(options: options).solve(raw)
+        let fallback = try #require(refused.failureResult)
+        #expect(fallback.fit.model != .full)
+        #expect(Synthetic.worstLevelHeadingError(sensor, correct: fallback.fit.apply) < 1)
+        #expect(fallback.issues.first?.code == "heading_error_too_large")
+        // Told there is no soft iron, the same samples pass.
+        options.maximumModel = .offset
         let result = try CalibrationSolver(options: options).solve(raw).get()
-        #expect(result.fit.model != .full)
+        #expect(result.fit.model == .offset)
         #expect(Synthetic.worstLevelHeadingError(sensor, correct: result.fit.apply) < 1)
     }
 

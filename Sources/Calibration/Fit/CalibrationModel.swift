@@ -43,6 +43,24 @@ public struct EllipsoidFit: Sendable, Hashable {
 
     /// The corrected field for a raw reading.
     @inlinable public func apply(_ raw: Vector3) -> Vector3 { matrix * (raw - offset) }
+
+    /// A plain algebraic ellipsoid fit (linear least squares on the quadric, no refinement, no
+    /// outlier rejection): the reference a calibration's spread of |B| is compared with.
+    ///
+    /// ```swift
+    /// let reference = EllipsoidFit.algebraic(samples)
+    /// ```
+    public static func algebraic(_ samples: [Vector3]) -> EllipsoidFit? {
+        let finite = samples.filter(\.isFinite)
+        guard finite.count >= 9 else { return nil }
+        let (centre, scale) = CalibrationSolver.centreAndScale(finite)
+        guard scale > 0, scale.isFinite, let p = AlgebraicFit.ellipsoid(finite.map { ($0 - centre) / scale }) else { return nil }
+        let matrix = p.matrix / scale
+        let det = matrix.determinant
+        guard det > 0, det.isFinite else { return nil }
+        let d = cubeRoot(det)
+        return EllipsoidFit(offset: centre + p.offset * scale, matrix: matrix / d, fieldStrength: 1 / d, model: .full)
+    }
 }
 
 /// The unit-sphere parameterisation used by the optimiser: |M·(x − o)| = 1.

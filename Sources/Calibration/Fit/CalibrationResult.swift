@@ -25,6 +25,19 @@ public struct CalibrationResult: Sendable, Hashable {
     public var conditionReciprocal: Double
     /// Reasons the result does not pass (empty when it passes).
     public var issues: [CalibrationIssue]
+    /// What the fit's remaining uncertainty does to the heading (the acceptance figure).
+    public var headingError: HeadingErrorPrediction = .unknown(tiltDegrees: 20, inclinationDegrees: 60)
+    /// What the residual scatter is made of: white noise, systematic, a field change.
+    public var diagnosis: ResidualDiagnosis?
+    /// Samples dropped as spikes before the fit (far outside the cloud of the others).
+    public var spikeCount = 0
+    /// Lag-1 correlation of the fit's residuals in recording order (0 for white noise); the
+    /// covariance is scaled by (1 + ρ)/(1 − ρ), the number of samples per independent one.
+    public var residualCorrelation = 0.0
+    /// How the fit was made: an ellipsoid through a tumble, or a vehicle's circles.
+    public var method: CalibrationMethod = .ellipsoid
+    /// For a vehicle calibration: 20° heading bins the circles covered (of 18).
+    public var headingBins: Int?
 
     /// True when no issue was found.
     public var passed: Bool { issues.isEmpty }
@@ -40,6 +53,14 @@ public struct CalibrationResult: Sendable, Hashable {
                            wobblePercent: metrics.wobblePercent, sampleCount: usedCount, rejectedCount: rejectedCount,
                            model: fit.model, created: created, unit: unit)
     }
+}
+
+/// How a calibration was fitted.
+public enum CalibrationMethod: String, Sendable, Hashable {
+    /// An ellipsoid through samples of a tumble (`CalibrationSolver`).
+    case ellipsoid
+    /// A compass fixed in a vehicle, from circles, the expected field and gravity (`VehicleCalibration`).
+    case vehicle
 }
 
 /// A calibration that did not pass: the issues, and the fit when one could be made.

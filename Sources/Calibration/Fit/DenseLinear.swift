@@ -32,6 +32,25 @@ struct DenseMatrix: Sendable {
 }
 
 extension DenseMatrix {
+    /// The inverse, column by column, or nil when singular or not finite.
+    func inverse() -> DenseMatrix? {
+        var result = DenseMatrix(n: n)
+        for j in 0..<n {
+            var e = [Double](repeating: 0, count: n)
+            e[j] = 1
+            guard let column = solve(e) else { return nil }
+            for i in 0..<n { result[i, j] = column[i] }
+        }
+        return result
+    }
+
+    /// Every entry times `s`.
+    static func * (m: DenseMatrix, s: Double) -> DenseMatrix {
+        var r = m
+        for i in r.a.indices { r.a[i] *= s }
+        return r
+    }
+
     /// Solves `self · x = b` by Gaussian elimination with partial pivoting. Returns nil when the
     /// matrix is singular to working precision or the result is not finite.
     func solve(_ b: [Double]) -> [Double]? {

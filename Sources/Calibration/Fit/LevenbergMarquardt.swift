@@ -14,6 +14,11 @@ struct RefinedFit: Sendable {
     /// radius, matrix entries over the mean diagonal): rms² · (JᵀJ)⁻¹ on the diagonal.
     var relativeUncertainty: Double
     var iterations: Int
+    /// (JᵀJ)⁻¹ at the solution: times the residual variance, the parameters' covariance (nil when
+    /// JᵀJ is singular).
+    var normalInverse: DenseMatrix?
+    /// Points the fit was made on.
+    var count: Int
 }
 
 /// Levenberg–Marquardt on the geometric radial residuals |Mₙ·(x − o)| − r, where the model is
@@ -28,10 +33,32 @@ enum LevenbergMarquardt {
                        maxIterations: Int = 60) -> RefinedFit? {
         let k = model.parameterCount
         guard points.count >= k else { return nil }
-        var p = start.packed(model)
-        guard p.allSatisfy(\.isFinite) else { return nil }
-        var (normal, gradient, cost) = accumulate(points, UnitSphereParameters(packed: p, model: model), model)
+        let packed = start.packed(model)
+        guard packed.allSatisfy(\.isFinite) else { return nil }
+        guard let (p, normal, cost, iterations) = minimize(start: packed, maxIterations: maxIterations, tolerance: 1e-10,
+                                                           system: { accumulate(points, UnitSphereParameters(packed: $0, model: model), model) })
+        else { return nil }
+        let params = UnitSphereParameters(packed: p, model: model)
+        guard params.offset.isFinite, params.matrix.isFinite, let scale = params.scale(model) else { return nil }
+        return RefinedFit(parameters: params, model: model,
+                          rms: (cost / Double(points.count)).squareRoot(), radius: 1 / scale.g,
+                          conditionReciprocal: normal.correlationConditionReciprocal(),
+                          relativeUncertainty: uncertainty(normal, params: params, model: model,
+                                                           rms: (cost / Double(points.count)).squareRoot()),
+                          iterations: iterations, normalInverse: normal.inverse(), count: points.count)
+    }
+
+    /// The damped Gauss–Newton iteration itself: `system(p)` gives JᵀJ, Jᵀr and Σr² at p; a
+    /// step is taken when it lowers the cost (then the damping falls tenfold), else the damping
+    /// rises tenfold. Stops when the relative decrease is under `tolerance`, the damping exceeds
+    /// 1e12 or after `maxIterations`. Returns the parameters, JᵀJ and the cost there.
+    static func minimize(start: [Double], maxIterations: Int, tolerance: Double,
+                         system: ([Double]) -> (DenseMatrix, [Double], Double))
+        -> (parameters: [Double], normal: DenseMatrix, cost: Double, iterations: Int)? {
+        var p = start
+        var (normal, gradient, cost) = system(p)
         guard cost.isFinite else { return nil }
+        let k = p.count
         var lambda = 1e-3
         var iterations = 0
         while iterations < maxIterations {
@@ -44,26 +71,18 @@ enum LevenbergMarquardt {
                 continue
             }
             let trial = zip(p, step).map { $0 + $1 }
-            let candidate = UnitSphereParameters(packed: trial, model: model)
-            let (n2, g2, c2) = accumulate(points, candidate, model)
+            let (n2, g2, c2) = system(trial)
             if c2.isFinite, c2 < cost {
                 let relative = (cost - c2) / max(cost, 1e-300)
                 p = trial; normal = n2; gradient = g2; cost = c2
                 lambda = max(lambda / 10, 1e-12)
-                if relative < 1e-10 { break }
+                if relative < tolerance { break }
             } else {
                 lambda *= 10
                 if lambda > 1e12 { break }
             }
         }
-        let params = UnitSphereParameters(packed: p, model: model)
-        guard params.offset.isFinite, params.matrix.isFinite, let scale = params.scale(model) else { return nil }
-        return RefinedFit(parameters: params, model: model,
-                          rms: (cost / Double(points.count)).squareRoot(), radius: 1 / scale.g,
-                          conditionReciprocal: normal.correlationConditionReciprocal(),
-                          relativeUncertainty: uncertainty(normal, params: params, model: model,
-                                                           rms: (cost / Double(points.count)).squareRoot()),
-                          iterations: iterations)
+        return (p, normal, cost, iterations)
     }
 
     static func uncertainty(_ normal: DenseMatrix, params: UnitSphereParameters, model: CalibrationModel,

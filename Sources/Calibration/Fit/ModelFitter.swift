@@ -32,9 +32,9 @@ struct ModelFitter {
             && c.fit.parameters.matrix.symmetricEigen().map { $0.values.x > 0 } == true
     }
 
-    /// The richest supported model; when none is supported, the best-determined candidate,
-    /// marked `underdetermined`.
-    func fitBest() -> (candidate: Candidate, underdetermined: Bool)? {
+    /// Every model fitted, simplest first; the richest supported one is `chosen`. When none is
+    /// supported, `chosen` is the best-determined candidate, marked `underdetermined`.
+    func fitAll() -> (candidates: [Candidate], chosen: Int, underdetermined: Bool)? {
         guard let sphere = AlgebraicFit.sphere(points) else { return nil }
         let first = RobustStatistics.inliers(residuals(sphere), k: 5, floor: 0.05)
         guard let offsetFit = robustRefine(.offset, start: sphere, mask: first) else { return nil }
@@ -50,9 +50,11 @@ struct ModelFitter {
             let fulls = starts.compactMap { robustRefine(.full, start: $0, mask: base.inliers) }
             if let best = fulls.min(by: { $0.fit.rms < $1.fit.rms }) { candidates.append(best) }
         }
-        if let chosen = candidates.last(where: Self.isSupported) { return (chosen, false) }
-        guard let fallback = candidates.min(by: { $0.fit.relativeUncertainty < $1.fit.relativeUncertainty }) else { return nil }
-        return (fallback, true)
+        if let chosen = candidates.lastIndex(where: Self.isSupported) { return (candidates, chosen, false) }
+        guard let fallback = candidates.indices.min(by: {
+            candidates[$0].fit.relativeUncertainty < candidates[$1].fit.relativeUncertainty
+        }) else { return nil }
+        return (candidates, fallback, true)
     }
 
     func residuals(_ p: UnitSphereParameters) -> [Double] {

@@ -35,6 +35,19 @@ public enum CalibrationIssue: Error, Sendable, Hashable {
     case tooManyOutliers(rejected: Int, total: Int)
     /// No ellipsoid or sphere could be fitted.
     case fitFailed
+    /// The calibration's predicted heading error (95 % bound at the worst heading, degrees) is
+    /// over the limit, level or tilted by `tiltDegrees`.
+    case headingErrorTooLarge(level: Double, tilted: Double, tiltDegrees: Double, levelLimit: Double, tiltedLimit: Double)
+    /// The field changed while recording: at `fraction` of the recording (sample `index`) the
+    /// centre moved by `shift` (input unit), worth about `headingDegrees` of heading.
+    case fieldChanged(fraction: Double, index: Int, shift: Double, headingDegrees: Double)
+    /// Guidance: the scatter is mostly white sensor noise of `noise` per sample (input unit), which
+    /// averages out with more samples.
+    case noisySensor(noise: Double, samples: Int)
+    /// Guidance: a flat ring could be calibrated as a compass fixed in a vehicle, given the place.
+    case ringNeedsLocation
+    /// Guidance for a vehicle: the circles covered only `bins` of `of` 20° heading bins.
+    case headingCircleIncomplete(bins: Int, of: Int)
 
     /// A short stable identifier (for logs and JSON).
     public var code: String {
@@ -53,6 +66,11 @@ public enum CalibrationIssue: Error, Sendable, Hashable {
         case .softIronTooStrong: return "soft_iron_too_strong"
         case .tooManyOutliers: return "too_many_outliers"
         case .fitFailed: return "fit_failed"
+        case .headingErrorTooLarge: return "heading_error_too_large"
+        case .fieldChanged: return "field_changed"
+        case .noisySensor: return "noisy_sensor"
+        case .ringNeedsLocation: return "ring_needs_location"
+        case .headingCircleIncomplete: return "heading_circle_incomplete"
         }
     }
 
@@ -63,7 +81,8 @@ public enum CalibrationIssue: Error, Sendable, Hashable {
             return "too few samples (\(have) of \(need) needed): keep turning the board slowly through every orientation"
         case let .singlePlane(axis):
             return "the samples lie in a single ring (the board only turned about its \(axis.phrase)): "
-                + "tilt it, roll it and turn it upside down as well as turning it around"
+                + "tilt it, roll it and turn it upside down as well as turning it around; for a compass fixed in a vehicle, "
+                + "give the place (--location LAT,LON) and record the accelerometer to use the vehicle calibration"
         case .tooFewOrientations:
             return "the board was held in too few orientations to work out the calibration: "
                 + "turn it slowly through every orientation, including upside down and on each side"
@@ -108,6 +127,25 @@ public enum CalibrationIssue: Error, Sendable, Hashable {
                 + "(moving metal, motors, current in nearby cables?); keep still surroundings and try again"
         case .fitFailed:
             return "could not fit the samples: turn the board slowly through every orientation, away from metal, and try again"
+        case let .headingErrorTooLarge(level, tilted, tilt, levelLimit, tiltedLimit):
+            return "expected heading error ±\(formatNumber(level, decimals: 1))° level, ±\(formatNumber(tilted, decimals: 1))° at "
+                + "\(formatNumber(tilt, decimals: 0))° tilt (limits ±\(formatNumber(levelLimit, decimals: 1))° and "
+                + "±\(formatNumber(tiltedLimit, decimals: 1))°): the samples do not pin the calibration down well enough; "
+                + "keep turning the board slowly through more orientations"
+        case let .fieldChanged(fraction, index, shift, heading):
+            return "the field changed \(formatPercent(fraction * 100)) % of the way through the recording (near sample \(index + 1)): "
+                + "the centre moved by \(formatNumber(shift, decimals: shift < 5 ? 3 : 1)), worth about "
+                + "\(formatNumber(heading, decimals: 1))° of heading; something magnetic moved or a current switched on nearby: "
+                + "keep magnets, tools and cables still, then record again"
+        case let .noisySensor(noise, samples):
+            return "the scatter is mostly sensor noise (\(formatNumber(noise, decimals: noise < 5 ? 3 : 1)) per sample), which averages "
+                + "out: \(samples) distinct samples are not yet enough; keep turning slowly for longer"
+        case let .headingCircleIncomplete(bins, total):
+            return "the circles covered \(bins * 20)° of heading (\(bins) of \(total) 20° sectors): "
+                + "drive or steer two slow full circles, one each way if you can"
+        case .ringNeedsLocation:
+            return "a compass fixed in a vehicle can be calibrated from two slow full circles: record the accelerometer too "
+                + "(ax,ay,az) and give the place (--location LAT,LON) so the expected field strength and dip are known"
         }
     }
 

@@ -58,6 +58,23 @@ public struct CalibrationProfileFile: Sendable, Hashable {
         return try decode(value)
     }
 
+    /// Reads a calibration file, or a single profile document (as `calibrate --from-file` writes),
+    /// with the error of whichever it is: a broken single profile says which field is wrong rather
+    /// than "not a calibration file".
+    ///
+    /// ```swift
+    /// let file = try CalibrationProfileFile.decodeFileOrProfile(text)
+    /// ```
+    public static func decodeFileOrProfile(_ text: String) throws(ProfileDecodingError) -> CalibrationProfileFile {
+        let value: JSONValue
+        do { value = try JSONValue.parse(text) } catch { throw .invalidJSON(error) }
+        if value.object != nil, value["schema"] == nil,
+           ["schema_version", "offset", "matrix", "field_strength"].contains(where: { value[$0] != nil }) {
+            return CalibrationProfileFile(profiles: [try CalibrationProfile(json: value)])
+        }
+        return try decode(value)
+    }
+
     /// Reads a calibration file from raw bytes.
     public static func decode(_ bytes: [UInt8]) throws(ProfileDecodingError) -> CalibrationProfileFile {
         let value: JSONValue

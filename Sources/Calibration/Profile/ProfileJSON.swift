@@ -74,7 +74,9 @@ extension CalibrationProfile {
             }
             mounting = m
         }
-        self.init(schemaVersion: version, sensor: sensor, offset: try r.vector("offset"), matrix: matrix,
+        let offset = try r.vector("offset")
+        try Self.checkFiniteOutput(offset: offset, matrix: matrix, fieldStrength: field, path: path)
+        self.init(schemaVersion: version, sensor: sensor, offset: offset, matrix: matrix,
                   fieldStrength: field, residualPercent: try r.double("residual_percent", default: 0),
                   coveragePercent: try r.double("coverage_percent", default: 0),
                   spreadBeforePercent: try r.double("spread_before_percent", default: 0),
@@ -86,6 +88,37 @@ extension CalibrationProfile {
                   mounting: mounting, yawOffsetDegrees: r.has("yaw_offset_degrees") ? try r.double("yaw_offset_degrees") : nil,
                   accelerometer: accelerometer,
                   deviation: r.has("deviation_degrees") ? DeviationCard(corrections: try r.doubles("deviation_degrees")) : nil)
+    }
+
+    /// Largest accepted |offset| in field strengths: no magnetometer measures beyond ~30× the
+    /// Earth's field (±16 G), so a hard-iron offset 1000× the field is not a reading's.
+    static let maximumOffsetInFields = 1000.0
+    /// Accepted range of the matrix's gains (singular values) relative to each other and to 1:
+    /// real soft iron stays within 0.2–5 after normalisation.
+    static let gainRange = 1e-3...1e3
+
+    /// Refuses a profile whose correction cannot give a finite, sensible heading: an offset
+    /// beyond any sensor's range, or a matrix that scales readings by absurd factors (its squares
+    /// overflow downstream).
+    static func checkFiniteOutput(offset: Vector3, matrix: Matrix3, fieldStrength: Double,
+                                  path: String) throws(ProfileDecodingError) {
+        let limit = maximumOffsetInFields * fieldStrength
+        guard offset.norm.isFinite, offset.norm <= limit else {
+            throw .invalidField("\(path).offset", reason: "|offset| \(offset.norm) is more than \(Int(maximumOffsetInFields))× the "
+                                + "field strength \(fieldStrength), beyond any sensor's range; headings would not be finite")
+        }
+        guard let e = (matrix.transposed * matrix).symmetricEigen(), e.values.x > 0 else {
+            throw .invalidField("\(path).matrix", reason: "not invertible")
+        }
+        let smallest = e.values.x.squareRoot(), largest = e.values.z.squareRoot()
+        guard gainRange.contains(smallest), gainRange.contains(largest) else {
+            throw .invalidField("\(path).matrix", reason: "it scales readings by \(largest < 1 ? smallest : largest), outside "
+                                + "\(gainRange.lowerBound)–\(Int(gainRange.upperBound)); headings would not be finite")
+        }
+        let probe = matrix * (offset * -1 + Vector3(fieldStrength, fieldStrength, fieldStrength))
+        guard probe.isFinite, probe.squaredNorm.isFinite else {
+            throw .invalidField("\(path).matrix", reason: "the corrected field is not finite")
+        }
     }
 
     /// Decodes one profile document.

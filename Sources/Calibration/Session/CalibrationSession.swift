@@ -85,14 +85,21 @@ public struct CalibrationSession: Sendable {
         latest == nil ? [.tooFewSamples(have: distinctCount, need: options.thresholds.minimumSamples)] : latestIssues
     }
 
-    /// 0–100; 100 only when a refit has passed every check (never before success).
+    /// 0–100; 100 only when a refit has passed every check (never before success). Samples count
+    /// for 30 %; the rest follows whichever is further along: the coverage, or the predicted
+    /// heading error approaching its limits (the acceptance figure).
     public var progressPercent: Int {
         if isReady { return 100 }
         let t = options.thresholds
         let samples = min(1, Double(distinctCount) / Double(max(1, t.minimumSamples)))
         let cover = min(1, max(0, (Double(SphereCoverage.regionCount) - coverage.gaps)
                                 / (Double(SphereCoverage.regionCount) - t.maximumGaps)))
-        return min(99, Int((100 * (0.3 * samples + 0.7 * cover)).rounded(.down)))
+        var heading = 0.0
+        if let p = latest?.headingError, p.level > 0, p.tilted > 0 {
+            let ratio = min(t.maximumLevelHeadingError / p.level, t.maximumTiltedHeadingError / p.tilted)
+            if ratio.isFinite { heading = min(1, max(0, ratio)) }
+        }
+        return min(99, Int((100 * (0.3 * samples + 0.7 * max(cover, heading))).rounded(.down)))
     }
 
     /// Refits now on the distinct samples (also runs automatically).

@@ -16,9 +16,14 @@ public struct CalibrationFileRequest: Sendable {
     public var output: String?
     /// Write the fit even when it fails the checks.
     public var force: Bool
+    /// Use the vehicle fit (circles, gravity and the place) even when gravity moved more than a
+    /// vehicle's roll and pitch; without it the recording decides.
+    public var vehicle: Bool
 
     public init(path: String, unit: String = "input", place: ExpectedPlace? = nil,
-                sensor: SensorIdentity = SensorIdentity(chip: "recording"), output: String? = nil, force: Bool = false) {
+                sensor: SensorIdentity = SensorIdentity(chip: "recording"), output: String? = nil, force: Bool = false,
+                vehicle: Bool = false) {
+        self.vehicle = vehicle
         self.path = path
         self.unit = unit
         self.place = place
@@ -53,9 +58,22 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
         if let place { options.expectedFieldStrength = place.total * scale }
     }
     if let place { options.expectedInclinationDegrees = place.inclination }
+    // Readings beyond what any supported chip can measure are not readings: ±4,912 µT (AK09916,
+    // the widest) in µT or gauss, and a 16-bit register in counts.
+    options.fullScaleRange = Recording.widestFullScale(unit: unit)
 
+    // A recording whose gravity hardly moved was turned in circles (a compass fixed in a vehicle):
+    // with the place (field strength and dip) and gravity, the vehicle fit can use it.
+    let circling = request.vehicle || (recording.acceleration.map(VehicleCalibration.isCircling) ?? false)
+    if request.vehicle, recording.acceleration == nil { throw RecordingError.vehicleNeedsAcceleration(path: path) }
+    let solved: Result<CalibrationResult, CalibrationFailure>
+    if circling, place != nil || request.vehicle, let acceleration = recording.acceleration {
+        solved = VehicleCalibration(options: options).solve(magnetic: recording.magnetic, acceleration: acceleration)
+    } else {
+        solved = CalibrationSolver(options: options).solve(recording.magnetic)
+    }
     let result: CalibrationResult
-    switch CalibrationSolver(options: options).solve(recording.magnetic) {
+    switch solved {
     case .success(let r):
         result = r
     case .failure(let failure):
@@ -65,7 +83,7 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
         result = r
     }
     let outcome = CalibrationOutcome(result: result, samples: recording.magnetic,
-                                     expectedField: options.expectedFieldStrength)
+                                     expectedField: options.expectedFieldStrength, fullScale: options.fullScaleRange)
     let profile = outcome.profile(sensor: identity, unit: unit, created: ISO8601.format(runtime.time.wall()))
     let json = profile.jsonValue.serialized(pretty: true) + "\n"
 
@@ -73,6 +91,7 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
     var summary = ["calibration of \(path): \(recording.magnetic.count) samples"
         + (recording.badRows.isEmpty ? "" : " (\(recording.badRows.count) bad rows skipped)")
         + ", columns " + recording.magneticColumns.joined(separator: ",")]
+    summary.append(methodLine(result))
     summary += outcome.summaryLines(unit: unitLabel)
     summary.append(result.issues.isEmpty ? "checks        all passed"
                    : "checks        FAILED (written because of --force):\n" + result.issues.map { "  - " + $0.message }.joined(separator: "\n"))
@@ -89,6 +108,17 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
     return .success
 }
 
+/// "method        vehicle: circles, the expected field strength and dip, and gravity (18 of 18 heading sectors)".
+func methodLine(_ result: CalibrationResult) -> String {
+    switch result.method {
+    case .ellipsoid:
+        return "method        ellipsoid through the turned samples"
+    case .vehicle:
+        return "method        vehicle: circles, the expected field strength and dip, and gravity"
+            + (result.headingBins.map { " (\($0) of 18 heading sectors)" } ?? "")
+    }
+}
+
 /// The recording could not be calibrated: the solver's reasons, each with its fix. Exit 65.
 public struct CalibrationFitError: UserFacingError {
     let path: String
@@ -99,9 +129,9 @@ public struct CalibrationFitError: UserFacingError {
         var text = "cannot calibrate from \(path):\n" + failure.issues.map { "  - " + $0.message }.joined(separator: "\n")
         if let r = failure.result {
             text += "\n(best fit: \(r.fit.model.rawValue) model, coverage " + fixed(r.metrics.coveragePercent, 0)
-                + " %, residual " + percentText(r.metrics.residualPercent) + ")"
+                + " %, residual " + percentText(r.metrics.residualPercent) + "; " + headingLine(r.headingError) + ")"
         }
-        if canForce { text += "\nrecord again with better coverage, or pass --force to write this fit anyway" }
+        if canForce { text += "\nrecord again as the reasons say, or pass --force to write this fit anyway" }
         return text
     }
 

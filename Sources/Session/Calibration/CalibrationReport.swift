@@ -19,9 +19,11 @@ struct CalibrationOutcome {
     let sampleCount: Int
     let expectedField: Double?
 
-    init(result: CalibrationResult, samples: [Vector3], expectedField: Double?) {
+    /// - Parameter fullScale: the chip's range in the samples' unit; readings beyond it, and spikes
+    ///   far outside the cloud of the others, count no more here than they did in the fit.
+    init(result: CalibrationResult, samples: [Vector3], expectedField: Double?, fullScale: Double? = nil) {
         self.result = result
-        let set = samples.filter(\.isFinite)
+        let set = zip(samples, SpikeFilter.mask(samples, fullScale: fullScale)).compactMap { $1 ? $0 : nil }
         overall = QualityMetrics(samples: set, fit: result.fit, expectedFieldStrength: expectedField)
         residualBeforePercent = QualityMetrics.radialResidualPercent(set, fieldStrength: result.fit.fieldStrength)
         sampleCount = set.count
@@ -58,7 +60,14 @@ struct CalibrationOutcome {
         lines.append("offset        " + [fit.offset.x, fit.offset.y, fit.offset.z].map { reportNumber($0, decimals) }.joined(separator: " ")
                      + " " + unit)
         lines.append("coverage      " + fixed(overall.coveragePercent, 0) + " %   wobble " + percentText(overall.wobblePercent)
-                     + "   gaps " + fixed(result.metrics.gaps, 1))
+                     + "   gaps " + fixed(result.metrics.gaps, 1) + "   (guidance only)")
+        lines.append(headingLine(result.headingError))
+        if let d = result.diagnosis {
+            var scatter = "scatter       white noise " + reportNumber(d.whiteNoise, 3) + " " + unit + " per sample (averages out), "
+                + "systematic " + reportNumber(d.systematic, 3) + " " + unit
+            if result.spikeCount > 0 { scatter += ", \(result.spikeCount) spike" + (result.spikeCount == 1 ? "" : "s") + " dropped" }
+            lines.append(scatter)
+        }
         return lines
     }
 
@@ -66,6 +75,13 @@ struct CalibrationOutcome {
         let text = percentText(v)
         return String(repeating: " ", count: max(0, 8 - text.count)) + text
     }
+}
+
+/// "heading error ±0.4° level, ±0.9° at 20° tilt (95 %, expected from the fit's uncertainty)".
+func headingLine(_ p: HeadingErrorPrediction) -> String {
+    func degrees(_ v: Double) -> String { v.isFinite ? "±" + fixed(v, v < 10 ? 1 : 0) + "°" : "unknown" }
+    return "heading error " + degrees(p.level) + " level, " + degrees(p.tilted) + " at " + fixed(p.tiltDegrees, 0)
+        + "° tilt (95 %, expected from the fit's uncertainty)"
 }
 
 /// "12.3 %", with two decimals under 10 %.

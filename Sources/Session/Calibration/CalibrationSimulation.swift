@@ -1,3 +1,4 @@
+import Glibc
 import Calibration
 import Linear
 import Platform
@@ -35,6 +36,14 @@ final class SimulatedHand: Sendable {
     func resumeTumbling() { pose.withLock { $0 = nil } }
 }
 
+extension CalibrationSensor {
+    /// A vehicle turning slow full circles, one a minute, rolling and pitching within ±3°.
+    static let circles = AttitudeScenario(name: "vehicle circles") { t in
+        Attitude(roll: 3 * sin(2 * .pi * t / 7.3), pitch: 3 * sin(2 * .pi * t / 11.9 + 1),
+                 yaw: (6 * t).truncatingRemainder(dividingBy: 360))
+    }
+}
+
 /// The sensor a calibration reads, with its clock: the system clock for hardware; for the simulator
 /// a clock that may run `speed` times faster than real time (so tests and demos need not wait a
 /// minute for a full tumble), and the simulated hand.
@@ -66,13 +75,16 @@ final class CalibrationSensor {
 
     /// Opens the hardware or, with `--simulate`, the simulator with the calibration tumble (and the
     /// same board distortion `watch --simulate` uses, so the profile fits it).
-    static func open(_ selection: SensorSelection, speed: Double, time: any TimeSource) throws -> CalibrationSensor {
+    /// - Parameter vehicle: simulate a compass fixed in a vehicle turning slow circles (one a
+    ///   minute, roll and pitch within ±3°) instead of a hand tumbling the board.
+    static func open(_ selection: SensorSelection, speed: Double, time: any TimeSource,
+                     vehicle: Bool = false) throws -> CalibrationSensor {
         guard selection.simulate else {
             return CalibrationSensor(source: try selection.open(time: time), hand: nil, world: nil, speed: 1,
                                      time: time, now: { time.monotonic() })
         }
         var setup = selection.simulationSetup(wall: time.wall())
-        let hand = SimulatedHand(tumble: .tumble(period: 40, field: setup.world.field))
+        let hand = SimulatedHand(tumble: vehicle ? Self.circles : .tumble(period: 40, field: setup.world.field))
         setup.scenario = hand.scenario
         let rate = speed.isFinite && speed >= 1 ? speed : 1
         let start = time.monotonic()

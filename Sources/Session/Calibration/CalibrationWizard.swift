@@ -24,10 +24,14 @@ public struct WizardRequest: Sendable {
     /// The landmark's bearing as typed (else it is asked for).
     public var bearing: String?
     public var ascii: Bool
+    /// A compass fixed in a vehicle (`--vehicle`): calibrate from slow circles with the
+    /// accelerometer and the place's expected field and dip, instead of a tumble.
+    public var vehicle: Bool
 
     public init(sensors: SensorSelection, simulationSpeed: Double = 1, place: ExpectedPlace? = nil, output: String? = nil,
                 saveWithoutAsking: Bool = false, duration: Double? = nil, accelerometer: Bool = false,
-                align: Bool = false, bearing: String? = nil, ascii: Bool = false) {
+                align: Bool = false, bearing: String? = nil, ascii: Bool = false, vehicle: Bool = false) {
+        self.vehicle = vehicle
         self.sensors = sensors
         self.simulationSpeed = simulationSpeed
         self.place = place
@@ -64,14 +68,18 @@ public func runCalibrationWizard(_ request: WizardRequest, runtime: Runtime) thr
     let ascii = request.ascii || !runtime.environment.localeIsUTF8
     let out = runtime.output
 
-    let sensor = try CalibrationSensor.open(selection, speed: request.simulationSpeed, time: runtime.time)
+    let sensor = try CalibrationSensor.open(selection, speed: request.simulationSpeed, time: runtime.time, vehicle: request.vehicle)
     if request.accelerometer, sensor.source.accelerometer == nil {
         throw WizardError.noAccelerometer(simulated: selection.simulate)
+    }
+    if request.vehicle, sensor.source.accelerometer == nil {
+        throw WizardError.vehicleNeedsAccelerometer(simulated: selection.simulate)
     }
     var place = request.place
     if place == nil, let world = sensor.world {
         place = ExpectedPlace.at(latitude: world.latitude, longitude: world.longitude, unixSeconds: runtime.time.wall())
     }
+    if request.vehicle, place == nil { throw WizardError.vehicleNeedsLocation }
     let info = sensor.source.info
     var options = CalibrationOptions(expectedFieldStrength: place?.total, expectedInclinationDegrees: place?.inclination,
                                      fullScaleRange: info.fullScale)
@@ -80,9 +88,13 @@ public func runCalibrationWizard(_ request: WizardRequest, runtime: Runtime) thr
     out.write("Calibrating the \(sensorName). Expected field: "
               + (place.map(\.summary) ?? "unknown (give --location LAT,LON for the field-strength check)") + "\n")
 
-    var collection = CalibrationCollection(sensor: sensor, inbox: inbox, session: CalibrationSession(options: options))
+    var collection = CalibrationCollection(sensor: sensor, inbox: inbox, session: CalibrationSession(options: options),
+                                           vehicle: request.vehicle ? VehicleCalibration(options: options) : nil)
     let useScreen = runtime.terminal != nil && runtime.environment.value("TERM") != "dumb"
-    if !useScreen {
+    if request.vehicle {
+        out.write("Mounted in a vehicle: turn two slow full circles (a minute or more each) on level ground or calm water, "
+                  + "away from other vehicles and steel structures.\n")
+    } else if !useScreen {
         out.write("Hold the board away from metal. Turn it slowly through every orientation: roll it, pitch it, turn it upside down.\n")
     }
     let end = collection.run(runtime: runtime, title: "Lodestone calibration: " + sensorName, expectedField: place?.total, ascii: ascii,
@@ -97,22 +109,27 @@ public func runCalibrationWizard(_ request: WizardRequest, runtime: Runtime) thr
         break
     }
     out.write("\n")
-    for line in renderCoverageMap(bands: collection.session.coverage.countsByBand, discRows: 9, ascii: ascii) {
-        out.write(line + "\n")
+    if request.vehicle {
+        out.write(collection.lastState.issue.map { $0 + "\n" } ?? "")
+    } else {
+        for line in renderCoverageMap(bands: collection.session.coverage.countsByBand, discRows: 9, ascii: ascii) {
+            out.write(line + "\n")
+        }
     }
     let reason = end == .passed ? "every check passed" : (end == .fitNow ? "stopped by you" : "time limit reached")
     out.write("Calibration finished (\(reason)).\n")
 
     let input = PromptInput(inbox: inbox, runtime: runtime)
     input.discardPendingTerminalInput()
-    let finished = collection.session.finish()
+    let finished = collection.finish()
     var best: CalibrationResult?
     switch finished {
     case .success(let r): best = r
     case .failure(let failure): best = failure.result
     }
-    let outcome = best.map { CalibrationOutcome(result: $0, samples: collection.raw, expectedField: place?.total) }
-    if let outcome { out.write(outcome.summaryLines(unit: "µT").joined(separator: "\n") + "\n") }
+    let outcome = best.map { CalibrationOutcome(result: $0, samples: collection.raw, expectedField: place?.total,
+                                                fullScale: options.fullScaleRange) }
+    if let outcome { out.write(([methodLine(outcome.result)] + outcome.summaryLines(unit: "µT")).joined(separator: "\n") + "\n") }
     if case .failure(let failure) = finished {
         out.write("The calibration does not pass:\n" + failure.issues.map { "  - " + $0.message }.joined(separator: "\n") + "\n")
     } else {
@@ -181,6 +198,8 @@ private func save(_ profile: CalibrationProfile, output: String?, store: Profile
 public enum WizardError: UserFacingError, Equatable {
     case cannotAsk(defaultPath: String)
     case noAccelerometer(simulated: Bool)
+    case vehicleNeedsAccelerometer(simulated: Bool)
+    case vehicleNeedsLocation
     case notPassed
 
     public var message: String {
@@ -192,6 +211,13 @@ public enum WizardError: UserFacingError, Equatable {
             return "--accel needs an accelerometer, and none was found"
                 + (simulated ? ": add one to the simulation, e.g. --accelerometer mpu6050"
                              : ": connect one (LSM303AGR, ICM-20948, MPU-6050) or name it with --accelerometer")
+        case .vehicleNeedsAccelerometer(let simulated):
+            return "--vehicle needs an accelerometer beside the magnetometer (gravity tells the fit which way is down), and none was found"
+                + (simulated ? ": add one to the simulation, e.g. --accelerometer mpu6050"
+                             : ": connect one (LSM303AGR, ICM-20948, MPU-6050) or name it with --accelerometer")
+        case .vehicleNeedsLocation:
+            return "--vehicle needs the place (--location LAT,LON): the World Magnetic Model's field strength and dip there "
+                + "are what make the circles enough to calibrate"
         case .notPassed:
             return "calibration not saved: turn the board through every orientation, away from metal, and run 'lodestone calibrate' again"
         }
@@ -200,7 +226,8 @@ public enum WizardError: UserFacingError, Equatable {
     public var exitCode: ExitCode {
         switch self {
         case .cannotAsk: return .usage
-        case .noAccelerometer: return .unavailable
+        case .noAccelerometer, .vehicleNeedsAccelerometer: return .unavailable
+        case .vehicleNeedsLocation: return .usage
         case .notPassed: return .dataError
         }
     }

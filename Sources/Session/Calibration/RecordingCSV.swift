@@ -35,6 +35,17 @@ struct Recording {
     /// The magnetometer column names used, e.g. ["mx", "my", "mz"].
     var magneticColumns: [String] = []
 
+    /// The widest full-scale range of any supported chip in `unit` ("uT", "gauss", "counts"),
+    /// rounded up; nil for an unknown unit.
+    static func widestFullScale(unit: String) -> Double? {
+        switch unit {
+        case "uT": return 5000
+        case "gauss": return 50
+        case "counts": return 32768
+        default: return nil
+        }
+    }
+
     /// More than this fraction of bad rows makes the file unusable.
     static let maximumBadFraction = 0.1
 
@@ -138,6 +149,7 @@ enum RecordingError: UserFacingError, Equatable {
     case missingColumns(path: String, found: [String])
     case noRows(path: String)
     case tooManyBadRows(path: String, bad: Int, rows: Int, examples: [Recording.BadRow])
+    case vehicleNeedsAcceleration(path: String)
 
     var message: String {
         let format = "expected a header line naming the columns x,y,z (or mx,my,mz) and optionally t, ax,ay,az and gx,gy,gz, e.g.\n  t,x,y,z\n  0.000,12.5,-30.1,41.0"
@@ -155,6 +167,9 @@ enum RecordingError: UserFacingError, Equatable {
             return "\(path): \(bad) of \(rows) rows are unusable (more than \(Int(Recording.maximumBadFraction * 100)) %), for example:\n"
                 + examples.map { "  line \($0.line): \($0.reason)" }.joined(separator: "\n")
                 + "\ncheck that every row has numbers in the columns the header names"
+        case .vehicleNeedsAcceleration(let path):
+            return "\(path) has no accelerometer columns (ax,ay,az), which --vehicle needs to know which way is down: "
+                + "record with an accelerometer ('lodestone calibrate --record FILE' writes them when one is found)"
         }
     }
 

@@ -34,11 +34,8 @@ public struct ProfileStore: Sendable {
         let text: String
         do { text = try Files.readText(path) } catch { throw .unreadable(path: path, error.message) }
         do {
-            return try CalibrationProfileFile.decode(text)
-        } catch .notACalibrationFile(let found) {
-            // A single-profile document is accepted too.
-            if let single = try? CalibrationProfile.decode(text) { return CalibrationProfileFile(profiles: [single]) }
-            throw .corrupt(path: path, ProfileDecodingError.notACalibrationFile(found: found).message)
+            // A single-profile document is accepted too, and its errors name the field.
+            return try CalibrationProfileFile.decodeFileOrProfile(text)
         } catch {
             throw .corrupt(path: path, error.message)
         }

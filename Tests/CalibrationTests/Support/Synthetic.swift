@@ -107,6 +107,43 @@ enum Synthetic {
         return worst
     }
 
+    /// Worst tilt-compensated heading error (true attitude) over every heading (2° steps) at roll
+    /// and pitch of −tilt, 0 and +tilt, noise-free readings of `truth` (raw = softIron·b + offset).
+    static func worstTiltedHeadingError(softIron: Matrix3, offset: Vector3, tiltDegrees: Double,
+                                        correct: (Vector3) -> Vector3, field: Vector3 = earthNED) -> Double {
+        var worst = 0.0
+        let t = radians(tiltDegrees)
+        for roll in [-t, 0, t] {
+            for pitch in [-t, 0, t] {
+                for step in stride(from: 0, to: 360, by: 2) {
+                    let attitude = Matrix3.rotation(roll: roll, pitch: pitch, yaw: radians(Double(step)))
+                    let body = attitude.transposed * field
+                    let world = attitude * correct(softIron * body + offset)
+                    let got = degrees(atan2(world.y, world.x)), truth = degrees(atan2(field.y, field.x))
+                    worst = max(worst, abs(angleDifference(got, truth)))
+                }
+            }
+        }
+        return worst
+    }
+
+    /// Attitudes of a tumble that never turns the field further than `maximumPolarDegrees` from
+    /// the body's +z axis (the board is never turned fully upside down): the coverage of the
+    /// sphere of field directions is (1 − cos max)/2.
+    static func partialTumble(seconds: Double, rate: Double, seed: UInt64, maximumPolarDegrees: Double,
+                              field: Vector3 = earthNED) -> [Matrix3] {
+        let limit = cos(radians(maximumPolarDegrees))
+        let f = field / field.norm
+        return tumble(seconds: seconds, rate: rate, seed: seed).filter { ($0.transposed * f).z >= limit }
+    }
+
+    /// Spread of |B| after a plain algebraic ellipsoid fit to every sample (the reference a
+    /// calibration should match), %.
+    static func algebraicSpreadPercent(_ raw: [Vector3]) -> Double? {
+        guard let fit = EllipsoidFit.algebraic(raw) else { return nil }
+        return spreadPercent(raw.map(fit.apply))
+    }
+
     /// Readings restricted to one plane: a flat 360° turn (optionally with a small wobble).
     static func flatTurn(_ sensor: SyntheticSensor, count: Int, wobbleDegrees: Double, seed: UInt64) -> [Vector3] {
         var rng = SplitMix64(seed: seed)

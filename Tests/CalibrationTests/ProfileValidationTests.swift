@@ -1,0 +1,58 @@
+import Testing
+import Foundation
+import Linear
+import JSON
+@testable import Calibration
+
+/// A profile that cannot give a finite heading is refused with its reason, and a broken single
+/// profile document names the field rather than "not a calibration file".
+@Suite("Profile validation and loading errors")
+struct ProfileValidationTests {
+    static func document(offset: Vector3 = Vector3(12, -3, 40), matrix: Matrix3 = .identity, field: Double = 49.6) -> String {
+        CalibrationProfile(sensor: SensorIdentity(chip: "recording"), offset: offset, matrix: matrix, fieldStrength: field,
+                           residualPercent: 0.5, coveragePercent: 90, spreadBeforePercent: 30, spreadAfterPercent: 0.5,
+                           wobblePercent: 1, sampleCount: 800, rejectedCount: 0, model: .full, created: "2026-12-01T08:00:00Z",
+                           unit: "uT").jsonValue.serialized(pretty: true)
+    }
+
+    static func error(_ text: String) -> ProfileDecodingError? {
+        do { _ = try CalibrationProfileFile.decodeFileOrProfile(text); return nil } catch { return error }
+    }
+
+    @Test func anOffsetBeyondAnySensorIsRefused() {
+        let e = Self.error(Self.document(offset: Vector3(1e308, 0, 0)))
+        guard case let .invalidField(path, reason)? = e else { Issue.record("\(String(describing: e))"); return }
+        #expect(path == "profile.offset")
+        #expect(reason.contains("beyond any sensor's range"))
+        #expect(e?.message.contains("run the calibration again") == true)
+    }
+
+    @Test func aMatrixWithAbsurdGainsIsRefused() {
+        for m in [Matrix3.identity * 1e200, Matrix3.identity * 1e-200, Matrix3.diagonal(Vector3(1e5, 1, 1e-5))] {
+            let e = Self.error(Self.document(matrix: m))
+            guard case let .invalidField(path, reason)? = e else { Issue.record("\(String(describing: e))"); continue }
+            #expect(path == "profile.matrix")
+            #expect(reason.contains("headings would not be finite") || reason.contains("not invertible"), "\(reason)")
+        }
+    }
+
+    @Test func aGoodSingleProfileAndAGoodFileBothLoad() throws {
+        let single = try CalibrationProfileFile.decodeFileOrProfile(Self.document())
+        #expect(single.profiles.count == 1)
+        let file = CalibrationProfileFile(profiles: [try CalibrationProfile.decode(Self.document())])
+        #expect(try CalibrationProfileFile.decodeFileOrProfile(file.serialized()).profiles.count == 1)
+        // Gauss-sized and counts-sized profiles are fine.
+        #expect(Self.error(Self.document(offset: Vector3(0.15, 0.39, -0.06), field: 0.31)) == nil)
+        #expect(Self.error(Self.document(offset: Vector3(-1800, 2500, 900), matrix: .identity * 0.05, field: 1500)) == nil)
+    }
+
+    @Test func aBrokenSingleProfileNamesTheFieldNotTheFormat() {
+        let text = Self.document().replacingOccurrences(of: "\"created\"", with: "\"made\"")
+        #expect(Self.error(text) == .missingField("profile.created"))
+        let badModel = Self.document().replacingOccurrences(of: "\"full\"", with: "\"fancy\"")
+        #expect(Self.error(badModel)?.message.contains("unknown model \"fancy\"") == true)
+        #expect(Self.error(badModel)?.message.contains("not a Lodestone calibration file") == false)
+        // Something that is neither is still "not a calibration file".
+        #expect(Self.error(#"{"class":"TPV"}"#) == .notACalibrationFile(found: nil))
+    }
+}
