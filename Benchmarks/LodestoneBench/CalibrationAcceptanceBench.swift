@@ -1,6 +1,7 @@
 import Glibc
 import Linear
 import Calibration
+import Platform
 
 /// How calibrations are judged (issue 14): the vehicle fit on a simulated two-circle swing
 /// (heading error at ±5° roll and pitch, goal ≤ 1.0°), a tumble covering two thirds of the
@@ -26,10 +27,10 @@ func runCalibrationAcceptanceBenchmarks() {
     let vehicle = VehicleCalibration(options: CalibrationOptions(expectedFieldStrength: earth.norm, expectedInclinationDegrees: dip))
     if case let .success(result) = vehicle.solve(magnetic: mags, acceleration: accels) {
         reportFigure("calibration.vehicle_swing", extra: [
-            ("heading_error_5deg_tilt", format(worstHeadingError(result.fit, softIron, hardIron, earth, tilt: 5), 3)),
-            ("heading_error_level", format(worstHeadingError(result.fit, softIron, hardIron, earth, tilt: 0), 3)),
-            ("predicted_level", format(result.headingError.level, 3)),
-            ("predicted_10deg_tilt", format(result.headingError.tilted, 3)),
+            ("heading_error_5deg_tilt", fixed(worstHeadingError(result.fit, softIron, hardIron, earth, tilt: 5), 3)),
+            ("heading_error_level", fixed(worstHeadingError(result.fit, softIron, hardIron, earth, tilt: 0), 3)),
+            ("predicted_level", fixed(result.headingError.level, 3)),
+            ("predicted_10deg_tilt", fixed(result.headingError.tilted, 3)),
             ("goal", "1.0"), ("ok", "true"),
         ])
     } else {
@@ -45,10 +46,10 @@ func runCalibrationAcceptanceBenchmarks() {
     let raw = partial.map { softIron * ($0.transposed * earth) + hardIron + gaussian(&noise) * 0.2 }
     if case let .success(result) = CalibrationSolver().solve(raw) {
         reportFigure("calibration.partial_tumble", extra: [
-            ("coverage_percent", format(result.metrics.coveragePercent, 1)),
-            ("heading_error_25deg_tilt", format(worstHeadingError(result.fit, softIron, hardIron, earth, tilt: 25), 3)),
-            ("predicted_level", format(result.headingError.level, 3)),
-            ("predicted_20deg_tilt", format(result.headingError.tilted, 3)),
+            ("coverage_percent", fixed(result.metrics.coveragePercent, 1)),
+            ("heading_error_25deg_tilt", fixed(worstHeadingError(result.fit, softIron, hardIron, earth, tilt: 25), 3)),
+            ("predicted_level", fixed(result.headingError.level, 3)),
+            ("predicted_20deg_tilt", fixed(result.headingError.tilted, 3)),
             ("goal", "0.5"), ("ok", "true"),
         ])
     } else {
@@ -75,8 +76,8 @@ func runCalibrationAcceptanceBenchmarks() {
     ratios.sort()
     reportFigure("calibration.prediction", extra: [
         ("fits", "\(ratios.count)"),
-        ("median_actual_over_predicted", format(ratios.isEmpty ? .nan : ratios[ratios.count / 2], 3)),
-        ("max_actual_over_predicted", format(ratios.last ?? .nan, 3)),
+        ("median_actual_over_predicted", fixed(ratios.isEmpty ? .nan : ratios[ratios.count / 2], 3)),
+        ("max_actual_over_predicted", fixed(ratios.last ?? .nan, 3)),
         ("over_bound", "\(ratios.filter { $0 > 1 }.count)"),
     ])
 }

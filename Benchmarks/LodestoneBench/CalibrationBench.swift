@@ -1,3 +1,4 @@
+import Platform
 import Glibc
 import Linear
 import Calibration
@@ -33,9 +34,9 @@ func runCalibrationBenchmarks() {
         let after = recording.map { r.fit.apply($0) }
         let algebraic = EllipsoidFit.algebraic(recording).map { fit in magnitudeSpreadPercent(recording.map(fit.apply)) } ?? .nan
         reportFigure("calibration.real_recording", extra: [
-            ("algebraic_spread_after_percent", format(algebraic, 3)),
-            ("heading_error_level", format(r.headingError.level, 3)),
-            ("heading_error_20deg_tilt", format(r.headingError.tilted, 3)),
+            ("algebraic_spread_after_percent", fixed(algebraic, 3)),
+            ("heading_error_level", fixed(r.headingError.level, 3)),
+            ("heading_error_20deg_tilt", fixed(r.headingError.tilted, 3)),
             ("samples", "\(recording.count)"),
             ("spread_before_percent", jsonNumber(magnitudeSpreadPercent(recording), 3)),
             ("spread_after_percent", jsonNumber(magnitudeSpreadPercent(after), 3)),

@@ -128,17 +128,17 @@ public enum CalibrationIssue: Error, Sendable, Hashable {
         case .fitFailed:
             return "could not fit the samples: turn the board slowly through every orientation, away from metal, and try again"
         case let .headingErrorTooLarge(level, tilted, tilt, levelLimit, tiltedLimit):
-            return "expected heading error ±\(formatNumber(level, decimals: 1))° level, ±\(formatNumber(tilted, decimals: 1))° at "
-                + "\(formatNumber(tilt, decimals: 0))° tilt (limits ±\(formatNumber(levelLimit, decimals: 1))° and "
-                + "±\(formatNumber(tiltedLimit, decimals: 1))°): the samples do not pin the calibration down well enough; "
+            return "expected heading error ±\(fixed(level, 1))° level, ±\(fixed(tilted, 1))° at "
+                + "\(fixed(tilt, 0))° tilt (limits ±\(fixed(levelLimit, 1))° and "
+                + "±\(fixed(tiltedLimit, 1))°): the samples do not pin the calibration down well enough; "
                 + "keep turning the board slowly through more orientations"
         case let .fieldChanged(fraction, index, shift, heading):
             return "the field changed \(formatPercent(fraction * 100)) % of the way through the recording (near sample \(index + 1)): "
-                + "the centre moved by \(formatNumber(shift, decimals: shift < 5 ? 3 : 1)), worth about "
-                + "\(formatNumber(heading, decimals: 1))° of heading; something magnetic moved or a current switched on nearby: "
+                + "the centre moved by \(fixed(shift, shift < 5 ? 3 : 1)), worth about "
+                + "\(fixed(heading, 1))° of heading; something magnetic moved or a current switched on nearby: "
                 + "keep magnets, tools and cables still, then record again"
         case let .noisySensor(noise, samples):
-            return "the scatter is mostly sensor noise (\(formatNumber(noise, decimals: noise < 5 ? 3 : 1)) per sample), which averages "
+            return "the scatter is mostly sensor noise (\(fixed(noise, noise < 5 ? 3 : 1)) per sample), which averages "
                 + "out: \(samples) distinct samples are not yet enough; keep turning slowly for longer"
         case let .headingCircleIncomplete(bins, total):
             return "the circles covered \(bins * 20)° of heading (\(bins) of \(total) 20° sectors): "
