@@ -72,3 +72,30 @@ struct GyroReplayTests {
         #expect(!last.contains("gyroAided"))
     }
 }
+
+/// `heading --from-file` on Lodestone's own CSV log: a logged trip processed again.
+@Suite("heading replay of a Lodestone log")
+struct LogReplayTests {
+    @Test("the log's raw field and monotonic time are read; the headings agree with the logged ones")
+    func replaysALog() throws {
+        let h = try SessionHarness("log-replay")
+        let path = h.path("trip.csv")
+        let request = LogRequest(live: LiveRequest(sensors: SensorSelection(simulate: true, accelerometer: .none), gnss: .none,
+                                                   distanceFilter: 0),
+                                 file: .init(path: path), rate: 50, duration: 4)
+        _ = try LogRecording.run(request, runtime: h.runtime("log"))
+        let r = try SessionHarness("log-replay-heading")
+        #expect(try HeadingReplay(path: path).run(runtime: r.runtime("heading")) == .success)
+        let logged = LogCheck(path: path).rows
+        let replayed = r.output.lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(replayed.count == logged.count, "\(replayed.count) headings for \(logged.count) rows")
+        // The replay sees only the logged samples (50 of the chip's 200 a second), so its smoothing
+        // differs a little from the live run's.
+        var worst = 0.0
+        for (row, out) in zip(logged, replayed).dropFirst(25) {
+            guard let a = Double(row[12]), let b = Double(out[1]) else { continue }
+            worst = max(worst, abs((a - b + 540).truncatingRemainder(dividingBy: 360) - 180))
+        }
+        #expect(worst < 2, "worst difference \(worst)°")
+    }
+}

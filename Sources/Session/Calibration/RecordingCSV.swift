@@ -129,10 +129,14 @@ struct Recording {
         func index(_ name: String) -> Int? { names.firstIndex(of: name) }
         let plain = (index("x"), index("y"), index("z"))
         let prefixed = (index("mx"), index("my"), index("mz"))
-        guard let (x, y, z) = Self.all(plain) ?? Self.all(prefixed) else {
+        // Lodestone's own CSV log: its raw field (µT, body axes, before calibration) and its
+        // monotonic time, so a logged trip can be processed again with another calibration.
+        let logged = (index("raw_x_ut"), index("raw_y_ut"), index("raw_z_ut"))
+        guard let (x, y, z) = Self.all(plain) ?? Self.all(prefixed) ?? Self.all(logged) else {
             throw .missingColumns(path: path, found: names.map { sanitize($0) })
         }
-        return (x, y, z, index("t"), Self.all((index("ax"), index("ay"), index("az"))),
+        let time = index("t") ?? (Self.all(logged) != nil ? index("monotonic_s") : nil)
+        return (x, y, z, time, Self.all((index("ax"), index("ay"), index("az"))),
                 Self.all((index("gx"), index("gy"), index("gz"))))
     }
 

@@ -15,13 +15,17 @@ enum HeadingCommand: Command {
 
     static let spec = CommandSpec(
         name: "heading",
-        abstract: "run a recorded raw file (t,x,y,z[,ax,ay,az]) through the filter stage",
+        abstract: "run a recorded raw file (t,x,y,z[,ax,ay,az][,gx,gy,gz]) or a log through the filter stage",
         usage: "--from-file raw.csv [--calibration PROFILE] [--location LAT,LON | --declination DEG]\n"
             + "       [--year Y] [--unit uT|gauss|nT] [--smoothing S] [--format csv|json]",
         options: [fromFile, calibration, sensor, year, unit, format] + HeadingOptions.replayOptions,
         discussion: """
         Output columns: t (copied from the input), heading_magnetic_deg, heading_true_deg, accuracy_deg,
-        heading_magnetic_raw_deg, declination_deg, declination_source, field_uT, roll_deg, pitch_deg, flags.
+        heading_magnetic_raw_deg, declination_deg, declination_source, field_uT, roll_deg, pitch_deg, flags,
+        and, with gyroscope columns (gx,gy,gz in °/s, the heading then gyro-aided), rate_of_turn_dps and
+        the attitude quaternion qw,qx,qy,qz (body → NED, magnetic north).
+        A Lodestone CSV log is read too (its raw_x_uT,raw_y_uT,raw_z_uT and monotonic_s), so a logged
+        trip can be processed again with another calibration.
         True heading needs --location or --declination. Example:
           lodestone heading --from-file raw.csv --calibration profile.json --location -33.87,151.21 --year 2026.5
         """)
