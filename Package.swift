@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "lodestone",
             dependencies: [
-                "Options", "Session", "Platform", "Sensors", "GNSS", "Calibration", "Heading", "Geomagnetism",
+                "Options", "Session", "Platform", "Sensors", "GNSS", "Calibration", "Heading", "Geomagnetism", "Simulation",
                 "Geodesy", "HeadingLog", "Terminal", "Outputs",
             ],
             swiftSettings: strict),

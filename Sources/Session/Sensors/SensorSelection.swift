@@ -1,3 +1,4 @@
+import Linear
 import Geomagnetism
 import Platform
 import Sensors
@@ -28,6 +29,9 @@ public struct SensorSelection: Sendable, Equatable {
     /// True when the orientation was given by the user (it then overrides a profile's mounting).
     public var orientationGiven = false
     public var accelerometer: AccelerometerChoice = .automatic
+    /// With the simulator: how the board moves (`AttitudeScenario.named`: table, boat, car); nil:
+    /// turning on a table.
+    public var scenario: String?
 
     public init(simulate: Bool = false, sensor: ChipKind? = nil, bus: Int? = nil, address: I2CAddress? = nil,
                 orientation: MountingOrientation? = nil, accelerometer: AccelerometerChoice = .automatic) {
@@ -50,6 +54,11 @@ public struct SensorSelection: Sendable, Equatable {
     public func simulationSetup(wall: Double) -> SimulationSetup {
         let chip = sensor ?? .qmc5883l
         var setup = SimulationSetup(orientation: orientation, chip: chip)
+        if let name = scenario, let vehicle = AttitudeScenario.named(name), name != "table" {
+            setup.scenario = vehicle
+            // A cheap MEMS gyro's bias, which the attitude filter has to learn while moving.
+            setup.gyroBias = Vector3(0.3, -0.2, 0.5)
+        }
         // Earth's field at the simulated place today, from the same model the heading filter expects.
         let place = SimulatedWorld.sydney
         if let year = decimalYear(unixSeconds: wall),

@@ -104,6 +104,7 @@ public struct SimulationSetup: Sendable {
 
     /// The specific force an accelerometer measures (g, chip axes) at scenario time `t`.
     public func chipAcceleration(atScenarioTime t: Double) -> Vector3 {
-        orientation.toChip(scenario.attitude(at: t).bodyToNED.transposed * Vector3(0, 0, -1))
+        // Specific force: the vehicle's own acceleration minus gravity (down), in body axes.
+        orientation.toChip(scenario.attitude(at: t).bodyToNED.transposed * (scenario.acceleration(at: t) - Vector3(0, 0, 1)))
     }
 }

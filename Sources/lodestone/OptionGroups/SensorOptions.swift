@@ -1,6 +1,7 @@
 import Options
 import Sensors
 import Session
+import Simulation
 
 /// The options of every command that reads the magnetometer: which chip, where, how it is mounted,
 /// and whether to simulate it.
@@ -15,7 +16,11 @@ struct SensorOptions: OptionGroup {
     static let accelerometer = Option("accelerometer", value: "NAME", help: "accelerometer for tilt: "
         + AccelerometerKind.allCases.map(\.rawValue).joined(separator: ", ") + ", none (default: the detected one)")
 
-    static var options: [Option] { [simulate, sensor, bus, address, orientation, accelerometer] }
+    static let scenario = Option("scenario", value: "NAME", help: "with --simulate: how the simulated board moves: "
+        + AttitudeScenario.scenarioNames.joined(separator: ", ") + " (default table: turning on a table; boat: heeling, "
+        + "rolling and heaving on a course, tacking; car: launches, turns and braking)")
+
+    static var options: [Option] { [simulate, sensor, bus, address, orientation, accelerometer, scenario] }
 
     var selection: SensorSelection
 
@@ -47,6 +52,14 @@ struct SensorOptions: OptionGroup {
                 }
                 s.accelerometer = .kind(kind)
             }
+        }
+        if let name = arguments.string(Self.scenario) {
+            guard AttitudeScenario.named(name) != nil else {
+                throw .invalidValue(option: Self.scenario.name, value: name,
+                                    expected: "one of " + AttitudeScenario.scenarioNames.joined(separator: ", "))
+            }
+            guard s.simulate else { throw .conflict("--scenario only applies with --simulate") }
+            s.scenario = name.lowercased()
         }
         if s.simulate && (s.bus != nil || s.address != nil) {
             throw .conflict("--bus and --address cannot be used with --simulate (the simulator has its own bus)")
