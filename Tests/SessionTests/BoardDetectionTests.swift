@@ -16,12 +16,17 @@ struct BoardDetectionTests {
     }
 
     /// (magnetometer to emulate, accelerometer/gyro expected beside it, board note expected).
-    static let boards: [(ChipKind, AccelerometerKind, String)] = [
-        (.lsm9ds1, .lsm9ds1, "Probably a Sense HAT or BerryIMU v2 (LSM9DS1 at 0x1c and 0x6a)."),
+    static let boards: [(String, AccelerometerKind, String)] = [
+        ("lsm9ds1", .lsm9ds1, "Probably a Sense HAT or BerryIMU v2 (LSM9DS1 at 0x1c and 0x6a)."),
+        ("mpu9250", .mpu9250, "Probably a MPU-9250/MPU-9255 board such as the GY-9250 (at 0x68, AK8963 magnetometer behind it)."),
     ]
 
+    /// `--sensor NAME` as the option group reads it.
+    func chip(_ name: String) throws -> ChipKind { try #require(ChipKind.named(name)) }
+
     @Test("detect names the magnetometer, its partner, the board, and what watch will use", arguments: boards)
-    func detectTable(chip: ChipKind, partner: AccelerometerKind, board: String) throws {
+    func detectTable(name: String, partner: AccelerometerKind, board: String) throws {
+        let chip = try chip(name)
         let text = try detect(SensorSelection(simulate: true, sensor: chip), json: false)
         #expect(text.contains(board), "\(text)")
         #expect(text.contains("Commands will use the \(chip.displayName) on bus 1"), "\(text)")
@@ -30,7 +35,8 @@ struct BoardDetectionTests {
     }
 
     @Test("detect --json carries the selection and the board", arguments: boards)
-    func detectJSON(chip: ChipKind, partner: AccelerometerKind, board: String) throws {
+    func detectJSON(name: String, partner: AccelerometerKind, board: String) throws {
+        let chip = try chip(name)
         let text = try detect(SensorSelection(simulate: true, sensor: chip), json: true)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect((object["magnetometer"] as? [String: Any])?["name"] as? String == chip.rawValue)
@@ -40,9 +46,9 @@ struct BoardDetectionTests {
     }
 
     @Test("watch --once reads one heading through the board's own chips", arguments: boards)
-    func watchOnce(chip: ChipKind, partner: AccelerometerKind, board: String) throws {
+    func watchOnce(name: String, partner: AccelerometerKind, board: String) throws {
         let h = try SessionHarness("boards-watch")
-        let request = WatchRequest(live: LiveRequest(sensors: SensorSelection(simulate: true, sensor: chip), gnss: .none),
+        let request = WatchRequest(live: LiveRequest(sensors: SensorSelection(simulate: true, sensor: try chip(name)), gnss: .none),
                                    once: true)
         #expect(try WatchSession.run(request, runtime: h.runtime("watch")) == .success)
         #expect(h.output.lines.count == 1)

@@ -13,6 +13,7 @@ public enum AccelerometerFactory {
         case .icm20948: return try ICM20948Accelerometer(bus: bus, address: address)
         case .mpu6050: return try MPU6050(bus: bus, address: address)
         case .lsm9ds1: return try LSM9DS1AccelGyro(bus: bus, address: address)
+        case .mpu9250: return try MPU6050(bus: bus, address: address, model: .mpu9250)
         }
     }
 }

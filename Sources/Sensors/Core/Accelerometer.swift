@@ -10,6 +10,8 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
     case mpu6050
     /// The accelerometer and gyroscope of the LSM9DS1 (Sense HAT, BerryIMU v2); its magnetometer is `ChipKind.lsm9ds1`.
     case lsm9ds1
+    /// The accelerometer and gyroscope of the MPU-9250/MPU-9255 (its magnetometer is `ChipKind.ak8963`).
+    case mpu9250
 
     /// The name as printed on datasheets.
     public var displayName: String {
@@ -18,6 +20,7 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .icm20948: return "ICM-20948"
         case .mpu6050: return "MPU-6050"
         case .lsm9ds1: return "LSM9DS1"
+        case .mpu9250: return "MPU-9250"
         }
     }
 
@@ -31,6 +34,7 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .icm20948: return 0x69
         case .mpu6050: return 0x68
         case .lsm9ds1: return LSM9DS1AccelGyro.defaultAddress
+        case .mpu9250: return 0x68
         }
     }
 
@@ -39,7 +43,7 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         switch self {
         case .lsm303agr: return [0x19]
         case .icm20948: return [0x68, 0x69]
-        case .mpu6050: return [0x68, 0x69]
+        case .mpu6050, .mpu9250: return [0x68, 0x69]
         case .lsm9ds1: return [LSM9DS1AccelGyro.defaultAddress, LSM9DS1AccelGyro.alternateAddress]
         }
     }

@@ -5,6 +5,8 @@ public enum ChipKind: String, CaseIterable, Sendable, Codable {
     case qmc5883l, hmc5883l, lis3mdl, lis2mdl, mmc5983ma, bmm150, ak09916
     /// The magnetometer of the LSM9DS1 (Sense HAT, BerryIMU v2): the LIS3MDL's register map.
     case lsm9ds1
+    /// The AK8963 inside the MPU-9250/MPU-9255, reached through the MPU's I²C bypass.
+    case ak8963
 
     /// The name as printed on datasheets.
     public var displayName: String {
@@ -17,8 +19,30 @@ public enum ChipKind: String, CaseIterable, Sendable, Codable {
         case .bmm150: return "BMM150"
         case .ak09916: return "AK09916"
         case .lsm9ds1: return "LSM9DS1"
+        case .ak8963: return "AK8963"
         }
     }
+}
+
+extension ChipKind {
+    /// Board and IMU names `--sensor` also accepts, each meaning the magnetometer on it.
+    public static let aliases: [(name: String, chip: ChipKind)] = [
+        ("mpu9250", .ak8963), ("mpu9255", .ak8963), ("icm20948", .ak09916),
+        ("sense-hat", .lsm9ds1), ("sensehat", .lsm9ds1), ("gy271", .qmc5883l),
+    ]
+
+    /// The chip for a `--sensor` name: a chip's raw value or an alias, case ignored.
+    ///
+    /// ```swift
+    /// ChipKind.named("MPU9250")   // .ak8963, the MPU-9250's magnetometer
+    /// ```
+    public static func named(_ text: String) -> ChipKind? {
+        let key = text.lowercased()
+        return ChipKind(rawValue: key) ?? aliases.first { $0.name == key }?.chip
+    }
+
+    /// Every name `named` accepts: the chips, then the aliases.
+    public static var acceptedNames: [String] { allCases.map(\.rawValue) + aliases.map(\.name) }
 }
 
 /// What a driver knows about the chip it is talking to.

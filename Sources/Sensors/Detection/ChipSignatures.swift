@@ -112,8 +112,13 @@ extension ChipSignature {
         }
         guard company == 0x48, let device else { return nil }
         let names: [UInt8: String] = [0x04: "AK09912", 0x05: "AK09911", 0x0C: "AK09918"]
-        return Identification(chip: .unsupported(names[device] ?? "AKM magnetometer (AK8963?)"), confidence: .medium,
-                              evidence: "reg 0x00 = 0x48 (AKM), " + regText(0x01, device))
+        if let name = names[device] {
+            return Identification(chip: .unsupported(name), confidence: .medium,
+                                  evidence: "reg 0x00 = 0x48 (AKM), " + regText(0x01, device))
+        }
+        // The AK8963 has no device-id register beside WIA (0x01 is INFO); behind an MPU-9250 it is sure.
+        return Identification(chip: .magnetometer(.ak8963), confidence: .medium,
+                              evidence: "reg 0x00 = 0x48 (AKM WIA), reg 0x01 is not an AK099xx id: an AK8963")
     }
 
     static let icm20948 = ChipSignature([0x68, 0x69], register: 0x00) { p, _ in
@@ -128,7 +133,12 @@ extension ChipSignature {
             return Identification(chip: .accelerometer(.mpu6050), confidence: .high,
                                   evidence: "reg 0x75 = 0x68 (MPU-6050 WHO_AM_I)")
         }
-        let others: [UInt8: String] = [0x70: "MPU-6500", 0x71: "MPU-9250", 0x73: "MPU-9255"]
+        if id == 0x71 || id == 0x73 {
+            let name = id == 0x71 ? "MPU-9250" : "MPU-9255"
+            return Identification(chip: .accelerometer(.mpu9250), confidence: .high,
+                                  evidence: regText(0x75, id) + " (\(name) WHO_AM_I; its AK8963 magnetometer sits behind the I²C bypass)")
+        }
+        let others: [UInt8: String] = [0x70: "MPU-6500"]
         guard let name = others[id] else { return nil }
         return Identification(chip: .unsupported(name), confidence: .medium,
                               evidence: regText(0x75, id) + " (\(name) WHO_AM_I)")

@@ -7,8 +7,8 @@ import Platform
 /// (for anything still unidentified) those of every other part, with one step less confidence.
 /// Reads are single-byte and harmless. Writes happen only where the identity needs them, at the
 /// part's own address: the QMC5883L data check (continuous mode for one sample, then standby again),
-/// the BMM150 power-on (suspend again afterwards), and the ICM-20948's I²C bypass (left enabled, so
-/// its AK09916 magnetometer can be probed at 0x0c).
+/// the BMM150 power-on (suspend again afterwards), and the ICM-20948's or MPU-9250's I²C bypass (left
+/// enabled, so the AK09916 or AK8963 behind it can be probed at 0x0c).
 ///
 /// Works on any `I2CBus`, so the simulator and the tests scan emulated chips with the same code:
 /// ```swift
@@ -85,24 +85,28 @@ public struct Detector: Sendable {
         return false
     }
 
-    /// An ICM-20948 hides its AK09916 behind an internal I²C master; with the bypass switched on, the
-    /// magnetometer answers at 0x0c itself.
+    /// An ICM-20948 hides its AK09916, an MPU-9250 its AK8963, behind an internal I²C master; with the
+    /// bypass switched on, the magnetometer answers at 0x0c itself.
     private func reachThroughBypass(_ bus: any I2CBus, rows: inout [DetectedDevice]) {
         guard !rows.contains(where: { $0.address == 0x0C }),
-              let imu = rows.first(where: { $0.accelerometer == .icm20948 })
+              let imu = rows.first(where: { $0.accelerometer == .icm20948 || $0.accelerometer == .mpu9250 })
         else { return }
+        let isICM = imu.accelerometer == .icm20948
+        let host = isICM ? BypassHost.icm20948 : BypassHost.mpu9250
         let probe = AddressProbe(bus: bus, address: imu.address, sleep: sleep)
-        typealias R = ICM20948Accelerometer.Register
-        guard probe.write(R.bankSelect, 0x00), probe.write(R.powerManagement1, 0x01) else { return }
+        if isICM { guard probe.write(ICM20948Accelerometer.Register.bankSelect, 0x00) else { return } }
+        guard probe.write(host.powerManagement1, BypassHost.wake) else { return }
         sleep(0.01)
-        let userControl = probe.read(R.userControl) ?? 0
-        probe.write(R.userControl, userControl & ~0x20)                 // I2C_MST_EN off
-        let pinConfig = probe.read(R.interruptPinConfig) ?? 0
-        probe.write(R.interruptPinConfig, pinConfig | 0x02)            // BYPASS_EN on
+        let userControl = probe.read(host.userControl) ?? 0
+        probe.write(host.userControl, userControl & ~BypassHost.masterEnable)
+        let pinConfig = probe.read(host.interruptPinConfig) ?? 0
+        probe.write(host.interruptPinConfig, pinConfig | BypassHost.bypassEnable)
         sleep(0.001)
         guard var magnetometer = identify(bus, at: 0x0C) else { return }
-        if magnetometer.magnetometer == .ak09916 {
-            magnetometer.evidence += "; reached through the ICM-20948's I²C bypass at \(hexAddress(imu.address))"
+        let expected: ChipKind = isICM ? .ak09916 : .ak8963
+        if magnetometer.magnetometer == expected {
+            magnetometer.confidence = .high
+            magnetometer.evidence += "; reached through the \(imu.chip.name)'s I²C bypass at \(hexAddress(imu.address))"
         }
         rows.append(magnetometer)
     }

@@ -22,6 +22,7 @@ public enum DriverFactory {
         case .bmm150: return try BMM150(bus: bus, address: address)
         case .ak09916: return try AK09916(bus: bus, address: address)
         case .lsm9ds1: return try LIS3MDL(bus: bus, address: address, model: .lsm9ds1)
+        case .ak8963: return try AK8963(bus: bus, address: address)
         }
     }
 
@@ -36,6 +37,7 @@ public enum DriverFactory {
         case .bmm150: return BMM150.defaultAddress
         case .ak09916: return AK09916.defaultAddress
         case .lsm9ds1: return LIS3MDL.defaultAddress
+        case .ak8963: return AK8963.defaultAddress
         }
     }
 

@@ -65,6 +65,7 @@ public struct SensorSelection: Sendable, Equatable {
             case .lis2mdl: setup.accelerometer = .lsm303agr
             case .ak09916: setup.accelerometer = .icm20948
             case .lsm9ds1: setup.accelerometer = .lsm9ds1
+            case .ak8963: setup.accelerometer = .mpu9250
             default: setup.accelerometer = .mpu6050
             }
         }

@@ -20,6 +20,13 @@ public enum AccelerometerEmulators {
         case .mpu6050:
             bus.attach(MPU6050Emulator(physics: physics, noise: noise ?? 0.003, gyroNoise: gyroNoise ?? 0.05,
                                        seed: seed &+ 100), at: address)
+        case .mpu9250:
+            // An MPU-9250 already on the bus (the AK8963 rig's) keeps its magnetometer behind the new one.
+            let existing = (bus.device(at: address) as? MPU6050Emulator)?.magnetometer
+            let mpu = MPU6050Emulator(physics: physics, noise: noise ?? 0.003, gyroNoise: gyroNoise ?? 0.05,
+                                      seed: seed &+ 100, model: .mpu9250)
+            bus.attach(mpu, at: address)
+            if let existing { mpu.connect(magnetometer: existing.device, on: bus, at: existing.address) }
         case .lsm9ds1:
             bus.attach(LSM9DS1AccelGyroEmulator(physics: physics, noise: noise ?? 0.002, gyroNoise: gyroNoise ?? 0.1,
                                                 seed: seed &+ 100), at: address)

@@ -7,7 +7,7 @@ import Session
 struct SensorOptions: OptionGroup {
     static let simulate = Option("simulate", help: "use the built-in simulator instead of real hardware")
     static let sensor = Option("sensor", value: "NAME", help: "magnetometer: " + ChipKind.allCases.map(\.rawValue).joined(separator: ", ")
-        + " (default: the detected chip; with --simulate: the chip to emulate, default qmc5883l)")
+        + ", or a board: " + ChipKind.aliases.map(\.name).joined(separator: ", ") + " (default: the detected chip; with --simulate: the chip to emulate, default qmc5883l)")
     static let bus = Option("bus", value: "N", help: "I²C bus number (/dev/i2c-N); default: scan every bus")
     static let address = Option("address", value: "0xNN", help: "I²C address of the magnetometer (default: the chip's usual one)")
     static let orientation = Option("orientation", value: "NAME", help: "how the board is mounted, e.g. x-forward-z-up (default: flat, "
@@ -56,9 +56,9 @@ struct SensorOptions: OptionGroup {
 
     /// `--sensor NAME` as a chip.
     static func chip(_ text: String) throws(UsageError) -> ChipKind {
-        guard let kind = ChipKind(rawValue: text.lowercased()) else {
+        guard let kind = ChipKind.named(text) else {
             throw .invalidValue(option: sensor.name, value: text,
-                                expected: "one of " + ChipKind.allCases.map(\.rawValue).joined(separator: ", "))
+                                expected: "one of " + ChipKind.acceptedNames.joined(separator: ", "))
         }
         return kind
     }
