@@ -12,6 +12,10 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
     case lsm9ds1
     /// The accelerometer and gyroscope of the MPU-9250/MPU-9255 (its magnetometer is `ChipKind.ak8963`).
     case mpu9250
+    /// The LSM6DSL accelerometer and gyroscope (BerryIMU v3, beside a LIS3MDL).
+    case lsm6dsl
+    /// The LSM6DSOX, the LSM6DSL's successor (same registers here).
+    case lsm6dsox
 
     /// The name as printed on datasheets.
     public var displayName: String {
@@ -21,6 +25,8 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .mpu6050: return "MPU-6050"
         case .lsm9ds1: return "LSM9DS1"
         case .mpu9250: return "MPU-9250"
+        case .lsm6dsl: return "LSM6DSL"
+        case .lsm6dsox: return "LSM6DSOX"
         }
     }
 
@@ -35,6 +41,7 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .mpu6050: return 0x68
         case .lsm9ds1: return LSM9DS1AccelGyro.defaultAddress
         case .mpu9250: return 0x68
+        case .lsm6dsl, .lsm6dsox: return LSM6DSL.defaultAddress
         }
     }
 
@@ -45,6 +52,7 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .icm20948: return [0x68, 0x69]
         case .mpu6050, .mpu9250: return [0x68, 0x69]
         case .lsm9ds1: return [LSM9DS1AccelGyro.defaultAddress, LSM9DS1AccelGyro.alternateAddress]
+        case .lsm6dsl, .lsm6dsox: return [LSM6DSL.defaultAddress, LSM6DSL.alternateAddress]
         }
     }
 }

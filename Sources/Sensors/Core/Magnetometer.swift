@@ -24,25 +24,38 @@ public enum ChipKind: String, CaseIterable, Sendable, Codable {
     }
 }
 
-extension ChipKind {
-    /// Board and IMU names `--sensor` also accepts, each meaning the magnetometer on it.
-    public static let aliases: [(name: String, chip: ChipKind)] = [
-        ("mpu9250", .ak8963), ("mpu9255", .ak8963), ("icm20948", .ak09916),
-        ("sense-hat", .lsm9ds1), ("sensehat", .lsm9ds1), ("gy271", .qmc5883l),
+/// A board or IMU name `--sensor` accepts: the magnetometer on it and, where the board carries one,
+/// its accelerometer/gyro.
+///
+/// ```swift
+/// let board = SensorAlias.named("berryimu-v3")   // LIS3MDL beside an LSM6DSL
+/// ```
+public struct SensorAlias: Sendable, Equatable {
+    public var name: String
+    public var chip: ChipKind
+    public var accelerometer: AccelerometerKind?
+
+    public static let all: [SensorAlias] = [
+        SensorAlias(name: "mpu9250", chip: .ak8963, accelerometer: .mpu9250),
+        SensorAlias(name: "mpu9255", chip: .ak8963, accelerometer: .mpu9250),
+        SensorAlias(name: "icm20948", chip: .ak09916, accelerometer: .icm20948),
+        SensorAlias(name: "sense-hat", chip: .lsm9ds1, accelerometer: .lsm9ds1),
+        SensorAlias(name: "berryimu-v2", chip: .lsm9ds1, accelerometer: .lsm9ds1),
+        SensorAlias(name: "berryimu-v3", chip: .lis3mdl, accelerometer: .lsm6dsl),
+        SensorAlias(name: "lsm6dsl", chip: .lis3mdl, accelerometer: .lsm6dsl),
+        SensorAlias(name: "lsm6dsox", chip: .lis3mdl, accelerometer: .lsm6dsox),
+        SensorAlias(name: "gy271", chip: .qmc5883l, accelerometer: nil),
     ]
 
-    /// The chip for a `--sensor` name: a chip's raw value or an alias, case ignored.
-    ///
-    /// ```swift
-    /// ChipKind.named("MPU9250")   // .ak8963, the MPU-9250's magnetometer
-    /// ```
-    public static func named(_ text: String) -> ChipKind? {
+    /// The alias for `text` (case ignored), or a chip's own name with no partner; nil when unknown.
+    public static func named(_ text: String) -> SensorAlias? {
         let key = text.lowercased()
-        return ChipKind(rawValue: key) ?? aliases.first { $0.name == key }?.chip
+        if let chip = ChipKind(rawValue: key) { return SensorAlias(name: key, chip: chip, accelerometer: nil) }
+        return all.first { $0.name == key }
     }
 
     /// Every name `named` accepts: the chips, then the aliases.
-    public static var acceptedNames: [String] { allCases.map(\.rawValue) + aliases.map(\.name) }
+    public static var acceptedNames: [String] { ChipKind.allCases.map(\.rawValue) + all.map(\.name) }
 }
 
 /// What a driver knows about the chip it is talking to.

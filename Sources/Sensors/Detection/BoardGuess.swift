@@ -15,6 +15,10 @@ extension ScanReport {
             if let mag = row(.magnetometer(.lsm9ds1)), let imu = row(.accelerometer(.lsm9ds1)) {
                 boards.append("Sense HAT or BerryIMU v2 (LSM9DS1 at \(hexAddress(mag.address)) and \(hexAddress(imu.address)))")
             }
+            if let mag = row(.magnetometer(.lis3mdl)),
+               let imu = row(.accelerometer(.lsm6dsl)) ?? row(.accelerometer(.lsm6dsox)) {
+                boards.append("BerryIMU v3 (\(imu.chip.name) at \(hexAddress(imu.address)), LIS3MDL at \(hexAddress(mag.address)))")
+            }
             if let mag = row(.magnetometer(.qmc5883l)) {
                 boards.append("GY-271 (QMC5883L at \(hexAddress(mag.address)), often sold as HMC5883L)")
             }

@@ -173,6 +173,12 @@ extension ChipSignature {
         case LSM9DS1AccelGyro.identity:
             return Identification(chip: .accelerometer(.lsm9ds1), confidence: .high,
                                   evidence: "reg 0x0f = 0x68 (LSM9DS1 accelerometer/gyro WHO_AM_I)")
+        case LSM6DSL.Model.lsm6dsl.identity:
+            return Identification(chip: .accelerometer(.lsm6dsl), confidence: .high,
+                                  evidence: "reg 0x0f = 0x6a (LSM6DSL WHO_AM_I)")
+        case LSM6DSL.Model.lsm6dsox.identity:
+            return Identification(chip: .accelerometer(.lsm6dsox), confidence: .high,
+                                  evidence: "reg 0x0f = 0x6c (LSM6DSOX WHO_AM_I)")
         case 0x69:
             return Identification(chip: .unsupported("LSM6DS33"), confidence: .medium,
                                   evidence: "reg 0x0f = 0x69 (LSM6DS33 WHO_AM_I)")

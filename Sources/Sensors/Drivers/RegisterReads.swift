@@ -29,14 +29,16 @@ extension I2CBus {
         try checkIdentity(address: address, register: register, expected: [expected], accelerometer: accelerometer)
     }
 
-    /// Checks an accelerometer's WHO_AM_I register against every value its revisions read.
+    /// Checks an accelerometer's WHO_AM_I register against every value its revisions read; returns the one read.
+    @discardableResult
     func checkIdentity(address: I2CAddress, register: UInt8, expected: [UInt8], accelerometer: AccelerometerKind)
-        throws(SensorError) {
+        throws(SensorError) -> UInt8 {
         let id = try readSensorRegister(address: address, register: register)
         guard expected.contains(id) else {
             throw .wrongAccelerometer(expected: accelerometer, bus: busNumber, address: address,
                                       evidence: identityEvidence(register: register, label: nil, read: id, expected: expected))
         }
+        return id
     }
 
     /// Reads `count` registers from `start`; a failure or a short reply is a `SensorError.bus`.

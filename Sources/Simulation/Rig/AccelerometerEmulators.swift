@@ -27,6 +27,9 @@ public enum AccelerometerEmulators {
                                       seed: seed &+ 100, model: .mpu9250)
             bus.attach(mpu, at: address)
             if let existing { mpu.connect(magnetometer: existing.device, on: bus, at: existing.address) }
+        case .lsm6dsl, .lsm6dsox:
+            bus.attach(LSM6DSLEmulator(physics: physics, noise: noise ?? 0.001, gyroNoise: gyroNoise ?? 0.05,
+                                       seed: seed &+ 100, model: kind == .lsm6dsl ? .lsm6dsl : .lsm6dsox), at: address)
         case .lsm9ds1:
             bus.attach(LSM9DS1AccelGyroEmulator(physics: physics, noise: noise ?? 0.002, gyroNoise: gyroNoise ?? 0.1,
                                                 seed: seed &+ 100), at: address)
