@@ -96,6 +96,7 @@ enum TestChips {
         case .mmc5983ma: return MMC5983MAEmulator(physics: physics, noise: noise, seed: seed)
         case .bmm150: return BMM150Emulator(physics: physics, noise: noise, seed: seed)
         case .ak09916, .ak8963: return nil
+        case .bno055: return BNO055Emulator(physics: physics, noise: noise, seed: seed)
         }
     }
 

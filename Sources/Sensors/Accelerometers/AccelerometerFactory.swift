@@ -15,6 +15,7 @@ public enum AccelerometerFactory {
         case .lsm9ds1: return try LSM9DS1AccelGyro(bus: bus, address: address)
         case .mpu9250: return try MPU6050(bus: bus, address: address, model: .mpu9250)
         case .lsm6dsl, .lsm6dsox: return try LSM6DSL(bus: bus, address: address)
+        case .bno055: return try BNO055Motion(bus: bus, address: address)
         }
     }
 }

@@ -16,6 +16,8 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
     case lsm6dsl
     /// The LSM6DSOX, the LSM6DSL's successor (same registers here).
     case lsm6dsox
+    /// The BNO055's accelerometer and gyroscope (AMG mode).
+    case bno055
 
     /// The name as printed on datasheets.
     public var displayName: String {
@@ -27,6 +29,7 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .mpu9250: return "MPU-9250"
         case .lsm6dsl: return "LSM6DSL"
         case .lsm6dsox: return "LSM6DSOX"
+        case .bno055: return "BNO055"
         }
     }
 
@@ -42,6 +45,7 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .lsm9ds1: return LSM9DS1AccelGyro.defaultAddress
         case .mpu9250: return 0x68
         case .lsm6dsl, .lsm6dsox: return LSM6DSL.defaultAddress
+        case .bno055: return BNO055.defaultAddress
         }
     }
 
@@ -53,6 +57,7 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .mpu6050, .mpu9250: return [0x68, 0x69]
         case .lsm9ds1: return [LSM9DS1AccelGyro.defaultAddress, LSM9DS1AccelGyro.alternateAddress]
         case .lsm6dsl, .lsm6dsox: return [LSM6DSL.defaultAddress, LSM6DSL.alternateAddress]
+        case .bno055: return [BNO055.defaultAddress, BNO055.alternateAddress]
         }
     }
 }

@@ -7,6 +7,8 @@ public enum ChipKind: String, CaseIterable, Sendable, Codable {
     case lsm9ds1
     /// The AK8963 inside the MPU-9250/MPU-9255, reached through the MPU's I²C bypass.
     case ak8963
+    /// The BNO055 read as a raw 9-axis sensor (AMG mode).
+    case bno055
 
     /// The name as printed on datasheets.
     public var displayName: String {
@@ -20,6 +22,7 @@ public enum ChipKind: String, CaseIterable, Sendable, Codable {
         case .ak09916: return "AK09916"
         case .lsm9ds1: return "LSM9DS1"
         case .ak8963: return "AK8963"
+        case .bno055: return "BNO055"
         }
     }
 }
@@ -45,6 +48,7 @@ public struct SensorAlias: Sendable, Equatable {
         SensorAlias(name: "lsm6dsl", chip: .lis3mdl, accelerometer: .lsm6dsl),
         SensorAlias(name: "lsm6dsox", chip: .lis3mdl, accelerometer: .lsm6dsox),
         SensorAlias(name: "gy271", chip: .qmc5883l, accelerometer: nil),
+        SensorAlias(name: "bno055", chip: .bno055, accelerometer: .bno055),
     ]
 
     /// The alias for `text` (case ignored), or a chip's own name with no partner; nil when unknown.

@@ -19,6 +19,9 @@ extension ScanReport {
                let imu = row(.accelerometer(.lsm6dsl)) ?? row(.accelerometer(.lsm6dsox)) {
                 boards.append("BerryIMU v3 (\(imu.chip.name) at \(hexAddress(imu.address)), LIS3MDL at \(hexAddress(mag.address)))")
             }
+            if let chip = row(.magnetometer(.bno055)) {
+                boards.append("BNO055 breakout such as Adafruit 2472 (at \(hexAddress(chip.address)); read raw, in AMG mode)")
+            }
             if let mag = row(.magnetometer(.qmc5883l)) {
                 boards.append("GY-271 (QMC5883L at \(hexAddress(mag.address)), often sold as HMC5883L)")
             }

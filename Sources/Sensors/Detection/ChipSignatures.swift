@@ -30,7 +30,7 @@ extension ChipSignature {
     /// Every signature, most distinctive first within an address.
     static let all: [ChipSignature] = [
         qmc5883l, hmc5883l, lis3mdl, lis2mdl, mmc5983ma, bmm150, ak09916,
-        icm20948, mpuFamily, lsm303agrAccelerometer, lis3dh, adxl345, mma845x, stAccelGyro,
+        icm20948, mpuFamily, lsm303agrAccelerometer, lis3dh, adxl345, mma845x, stAccelGyro, bno055,
     ]
 
     static let qmc5883l = ChipSignature([0x0D], register: 0x0D) { p, mayWrite in
@@ -185,5 +185,23 @@ extension ChipSignature {
         default:
             return nil
         }
+    }
+
+    /// BNO055: CHIP_ID 0xa0 on page 0 (at its own addresses a chip left on page 1 is switched back),
+    /// with the ids of its three sensors and its calibration status as further evidence.
+    static let bno055 = ChipSignature([0x28, 0x29], register: 0x00) { p, mayWrite in
+        typealias R = BNO055.Register
+        if p.read(R.chipID) != BNO055.identity {
+            guard mayWrite, p.read(R.pageID) == 1, p.write(R.pageID, 0),
+                  (try? p.readFresh(R.chipID).get()) == BNO055.identity else { return nil }
+        }
+        var evidence = "reg 0x00 = 0xa0 (BNO055 CHIP_ID)"
+        if p.read(0x01) == 0xFB, p.read(0x02) == 0x32, p.read(0x03) == 0x0F {
+            evidence += ", regs 0x01–0x03 = 0xfb 0x32 0x0f (its accelerometer, magnetometer and gyro ids)"
+        }
+        if let status = p.read(R.calibrationStatus) {
+            evidence += "; CALIB_STAT \(BNO055.CalibrationStatus(status)) (the chip's own fusion calibration, 0–3)"
+        }
+        return Identification(chip: .magnetometer(.bno055), confidence: .high, evidence: evidence)
     }
 }

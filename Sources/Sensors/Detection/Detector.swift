@@ -16,10 +16,10 @@ import Platform
 /// for row in rows { print(row.address, row.chip.name, row.confidence, row.evidence) }
 /// ```
 public struct Detector: Sendable {
-    /// Magnetometer addresses (0x0c 0x0d 0x10–0x13 0x1c 0x1e 0x30, and 0x68/0x69 for the ICM-20948)
-    /// and accelerometer addresses (0x18 0x19 0x1d 0x53 0x68 0x69 0x6a 0x6b).
+    /// Magnetometer addresses (0x0c 0x0d 0x10–0x13 0x1c 0x1e 0x28 0x29 0x30, and 0x68/0x69 for the
+    /// ICM-20948 and MPU-9250) and accelerometer addresses (0x18 0x19 0x1d 0x53 0x68 0x69 0x6a 0x6b).
     public static let standardAddresses: [I2CAddress] = [
-        0x0C, 0x0D, 0x10, 0x11, 0x12, 0x13, 0x18, 0x19, 0x1C, 0x1D, 0x1E, 0x30, 0x53, 0x68, 0x69, 0x6A, 0x6B,
+        0x0C, 0x0D, 0x10, 0x11, 0x12, 0x13, 0x18, 0x19, 0x1C, 0x1D, 0x1E, 0x28, 0x29, 0x30, 0x53, 0x68, 0x69, 0x6A, 0x6B,
     ]
 
     /// Where accelerometers answer (0x18 0x19 0x1d 0x53 0x68 0x69 0x6a 0x6b), for pairing one with a
@@ -42,7 +42,9 @@ public struct Detector: Sendable {
         reachThroughBypass(bus, rows: &rows)
         pairLSM303AGR(&rows)
         pairLSM9DS1(&rows)
-        return rows.sorted { $0.address < $1.address }
+        addBNO055Motion(&rows)
+        // By address; where one chip has two rows (the BNO055), the magnetometer first.
+        return rows.sorted { ($0.address, $0.magnetometer == nil ? 1 : 0) < ($1.address, $1.magnetometer == nil ? 1 : 0) }
     }
 
     /// What answers at one address, or nil when nothing acknowledged it.
@@ -118,6 +120,14 @@ public struct Detector: Sendable {
         for i in rows.indices where [0x1C, 0x1E].contains(rows[i].address) && rows[i].magnetometer == .lis3mdl {
             rows[i].chip = .magnetometer(.lsm9ds1)
             rows[i].evidence += "; with the LSM9DS1 accelerometer/gyro at \(hexAddress(imu.address)) it is the LSM9DS1's magnetometer"
+        }
+    }
+
+    /// A BNO055 is magnetometer, accelerometer and gyro in one: a second row names the motion half.
+    private func addBNO055Motion(_ rows: inout [DetectedDevice]) {
+        for row in rows where row.magnetometer == .bno055 {
+            rows.append(DetectedDevice(bus: row.bus, address: row.address, chip: .accelerometer(.bno055),
+                                       confidence: row.confidence, evidence: "the same BNO055: accelerometer and gyro"))
         }
     }
 
