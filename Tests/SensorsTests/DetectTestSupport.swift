@@ -97,6 +97,7 @@ enum TestChips {
         case .bmm150: return BMM150Emulator(physics: physics, noise: noise, seed: seed)
         case .ak09916, .ak8963: return nil
         case .bno055: return BNO055Emulator(physics: physics, noise: noise, seed: seed)
+        case .cmps14: return CMPS14Emulator(physics: physics, noise: noise, seed: seed)
         }
     }
 

@@ -9,6 +9,8 @@ public enum ChipKind: String, CaseIterable, Sendable, Codable {
     case ak8963
     /// The BNO055 read as a raw 9-axis sensor (AMG mode).
     case bno055
+    /// The CMPS14/CMPS12 compass module, read for its raw magnetometer.
+    case cmps14
 
     /// The name as printed on datasheets.
     public var displayName: String {
@@ -23,6 +25,7 @@ public enum ChipKind: String, CaseIterable, Sendable, Codable {
         case .lsm9ds1: return "LSM9DS1"
         case .ak8963: return "AK8963"
         case .bno055: return "BNO055"
+        case .cmps14: return "CMPS14"
         }
     }
 }
@@ -49,6 +52,7 @@ public struct SensorAlias: Sendable, Equatable {
         SensorAlias(name: "lsm6dsox", chip: .lis3mdl, accelerometer: .lsm6dsox),
         SensorAlias(name: "gy271", chip: .qmc5883l, accelerometer: nil),
         SensorAlias(name: "bno055", chip: .bno055, accelerometer: .bno055),
+        SensorAlias(name: "cmps12", chip: .cmps14, accelerometer: nil),
     ]
 
     /// The alias for `text` (case ignored), or a chip's own name with no partner; nil when unknown.

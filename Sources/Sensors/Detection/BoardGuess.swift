@@ -22,6 +22,9 @@ extension ScanReport {
             if let chip = row(.magnetometer(.bno055)) {
                 boards.append("BNO055 breakout such as Adafruit 2472 (at \(hexAddress(chip.address)); read raw, in AMG mode)")
             }
+            if let chip = row(.magnetometer(.cmps14)) {
+                boards.append("CMPS14 or CMPS12 compass module (at \(hexAddress(chip.address)); its raw magnetometer is read)")
+            }
             if let mag = row(.magnetometer(.qmc5883l)) {
                 boards.append("GY-271 (QMC5883L at \(hexAddress(mag.address)), often sold as HMC5883L)")
             }

@@ -30,7 +30,7 @@ extension ChipSignature {
     /// Every signature, most distinctive first within an address.
     static let all: [ChipSignature] = [
         qmc5883l, hmc5883l, lis3mdl, lis2mdl, mmc5983ma, bmm150, ak09916,
-        icm20948, mpuFamily, lsm303agrAccelerometer, lis3dh, adxl345, mma845x, stAccelGyro, bno055,
+        icm20948, mpuFamily, lsm303agrAccelerometer, lis3dh, adxl345, mma845x, stAccelGyro, bno055, cmps14,
     ]
 
     static let qmc5883l = ChipSignature([0x0D], register: 0x0D) { p, mayWrite in
@@ -203,5 +203,20 @@ extension ChipSignature {
             evidence += "; CALIB_STAT \(BNO055.CalibrationStatus(status)) (the chip's own fusion calibration, 0–3)"
         }
         return Identification(chip: .magnetometer(.bno055), confidence: .high, evidence: evidence)
+    }
+
+    /// CMPS14/CMPS12: no identity register, so plausibility: a small software version at 0x00, a bearing
+    /// 0–3599 at 0x02–0x03 that the 8-bit bearing at 0x01 agrees with, pitch and roll within ±90°.
+    static let cmps14 = ChipSignature([0x60], register: 0x00) { p, _ in
+        let head = (0..<6).compactMap { p.read(UInt8($0)) }
+        guard head.count == 6, CMPS14.implausibility(head) == nil else { return nil }
+        let bearing = Int(head[2]) << 8 | Int(head[3])
+        let agrees = abs(Double(head[1]) * 3600 / 256 - Double(bearing)) <= 15   // 8-bit step is 1.4°
+        var evidence = "reg 0x00 = \(hexAddress(head[0])) (CMPS14 software version), bearing \(fixed(Double(bearing) / 10, 1))°"
+            + (agrees ? " (the 8-bit bearing at 0x01 agrees)" : "")
+        if let calibration = p.read(CMPS14.Register.calibration) {
+            evidence += "; calibration \(BNO055.CalibrationStatus(calibration))"
+        }
+        return Identification(chip: .magnetometer(.cmps14), confidence: agrees ? .high : .low, evidence: evidence)
     }
 }

@@ -26,6 +26,7 @@ public enum DriverFactory {
         case .lsm9ds1: return try LIS3MDL(bus: bus, address: address, model: .lsm9ds1)
         case .ak8963: return try AK8963(bus: bus, address: address)
         case .bno055: return try BNO055(bus: bus, address: address, now: now, sleep: sleep)
+        case .cmps14: return try CMPS14(bus: bus, address: address, now: now)
         }
     }
 
@@ -42,6 +43,7 @@ public enum DriverFactory {
         case .lsm9ds1: return LIS3MDL.defaultAddress
         case .ak8963: return AK8963.defaultAddress
         case .bno055: return BNO055.defaultAddress
+        case .cmps14: return CMPS14.defaultAddress
         }
     }
 

@@ -27,6 +27,7 @@ public enum MagnetometerEmulators {
                 .connect(magnetometer: ak, on: bus, at: address)
             return (ak, address)
         case .bno055: emulator = BNO055Emulator(physics: physics, noise: noise, seed: seed)
+        case .cmps14: emulator = CMPS14Emulator(physics: physics, noise: noise, seed: seed)
         case .lsm9ds1:
             // One package: the accelerometer/gyro is always there too (replaced when the rig asks for it).
             emulator = LIS3MDLEmulator(physics: physics, noise: noise, seed: seed, model: .lsm9ds1)
