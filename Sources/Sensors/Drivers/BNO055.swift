@@ -72,7 +72,7 @@ public final class BNO055: Magnetometer {
     public let address: I2CAddress
     private let now: @Sendable () -> Double
     private let sleep: @Sendable (Double) -> Void
-    private var lastRead = -Double.infinity
+    private var pacer = ReadPacer(rate: BNO055.magnetometerRate)
     public private(set) var info: SensorInfo
 
     /// Probes CHIP_ID and puts the chip in AMG mode. `now` paces the reads (no data-ready flag);
@@ -99,7 +99,7 @@ public final class BNO055: Magnetometer {
 
     public func configure() throws(SensorError) {
         try Self.configureAMG(bus: bus, address: address, sleep: sleep)
-        lastRead = -Double.infinity
+        pacer.reset()
     }
 
     /// The AMG set-up both halves of the driver use (see the type's documentation).
@@ -138,9 +138,9 @@ public final class BNO055: Magnetometer {
     /// One magnetometer reading per 1/20 s on the driver's clock (the chip has no data-ready flag).
     public func readIfReady() throws(SensorError) -> Vector3? {
         let t = now()
-        guard t - lastRead >= 1 / Self.magnetometerRate - 1e-9 else { return nil }
+        guard pacer.isDue(at: t) else { return nil }
         let bytes = try bus.readSensorBlock(address: address, start: Register.magXLow, count: 6)
-        lastRead = t
+        pacer.mark(t)
         guard let field = Self.decodeField(bytes) else { throw .overflow(.bno055) }
         return field
     }

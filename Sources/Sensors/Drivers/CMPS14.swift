@@ -39,7 +39,7 @@ public final class CMPS14: Magnetometer {
     public let bus: any I2CBus
     public let address: I2CAddress
     private let now: @Sendable () -> Double
-    private var lastRead = -Double.infinity
+    private var pacer = ReadPacer(rate: CMPS14.rate)
     /// The software version read at probe.
     public private(set) var version: UInt8 = 0
     public private(set) var info: SensorInfo
@@ -76,13 +76,13 @@ public final class CMPS14: Magnetometer {
     }
 
     /// Nothing to set: the module runs by itself.
-    public func configure() throws(SensorError) { lastRead = -Double.infinity }
+    public func configure() throws(SensorError) { pacer.reset() }
 
     public func readIfReady() throws(SensorError) -> Vector3? {
         let t = now()
-        guard t - lastRead >= 1 / Self.rate - 1e-9 else { return nil }
+        guard pacer.isDue(at: t) else { return nil }
         let bytes = try bus.readSensorBlock(address: address, start: Register.magXHigh, count: 6)
-        lastRead = t
+        pacer.mark(t)
         guard let field = RegisterBytes.unsaturatedVector(bytes, littleEndian: false, scale: 1 / Self.countsPerMicrotesla)
         else { throw .overflow(.cmps14) }
         return field

@@ -75,3 +75,21 @@ private func identityEvidence(register: UInt8, label: String?, read: UInt8, expe
     return "register \(hexAddress(register))\(name) reads \(hexAddress(read)); expected "
         + expected.map { hexAddress($0) }.joined(separator: " or ")
 }
+
+/// Paces the reads of a chip without a data-ready flag (BNO055, CMPS14): a new reading at most once per
+/// `period` on the driver's clock, so the reader's polls do not return the same sample twice.
+///
+/// ```swift
+/// var pacer = ReadPacer(rate: 20)
+/// guard pacer.isDue(at: now()) else { return nil }   // then read, then pacer.mark(now())
+/// ```
+struct ReadPacer {
+    let period: Double
+    private var last = -Double.infinity
+
+    init(rate: Double) { period = 1 / rate }
+
+    func isDue(at t: Double) -> Bool { t - last >= period - 1e-9 }
+    mutating func mark(_ t: Double) { last = t }
+    mutating func reset() { last = -Double.infinity }
+}

@@ -51,38 +51,20 @@ public final class LSM6DSLEmulator: AccelerometerEmulatorBase, RegisterDevice {
         if register == R.control1XL || register == R.control2G { updateRate() }
     }
 
+    private let outputs = STMotionRegisters(status: R.status, gyro: R.gyroXLow, accelerometer: R.accelXLow)
+
     public func read(start: UInt8, count: Int) -> [UInt8] {
         updateSample()
         let increments = registers[Int(R.control3C)] & LSM6DSL.Control3.autoIncrement != 0
-        var register = Int(start)
-        var out: [UInt8] = []
-        for _ in 0..<count {
-            out.append(register < registers.count ? registers[register] : 0)
-            if (Int(R.gyroXLow)..<Int(R.accelXLow)).contains(register) {
-                registers[Int(R.status)] &= ~LSM6DSL.Status.gyroReady
-            } else if (Int(R.accelXLow)...Int(R.accelXLow) + 5).contains(register) {
-                registers[Int(R.status)] &= ~LSM6DSL.Status.accelerometerReady
-            }
-            if increments { register += 1 }
-        }
-        return out
+        return outputs.read(&registers, start: start, count: count, increments: increments)
     }
 
     private func updateSample() {
         guard accelerometerCode != 0 || gyroCode != 0, let motion = sampler.motionIfDue() else { return }
-        var ready: UInt8 = 0
-        if accelerometerCode != 0 {
-            let range = LSM6DSL.Range(rawValue: (registers[Int(R.control1XL)] >> 2) & 0b11) ?? .g2
-            storeAccelerometerWords(motion.acceleration, perG: 1 / range.gPerCount, bits: 16, littleEndian: true,
-                                    into: &registers, at: Int(R.accelXLow))
-            ready |= LSM6DSL.Status.accelerometerReady
-        }
-        if gyroCode != 0 {
-            let gyroRange = LSM6DSL.GyroRange(rawValue: (registers[Int(R.control2G)] >> 2) & 0b11) ?? .dps250
-            storeAccelerometerWords(motion.rotationRate, perG: 1 / gyroRange.degreesPerSecondPerCount, bits: 16,
-                                    littleEndian: true, into: &registers, at: Int(R.gyroXLow))
-            ready |= LSM6DSL.Status.gyroReady
-        }
-        registers[Int(R.status)] |= ready
+        let range = LSM6DSL.Range(rawValue: (registers[Int(R.control1XL)] >> 2) & 0b11) ?? .g2
+        let gyroRange = LSM6DSL.GyroRange(rawValue: (registers[Int(R.control2G)] >> 2) & 0b11) ?? .dps250
+        outputs.store(motion, countsPerG: accelerometerCode != 0 ? 1 / range.gPerCount : nil,
+                      countsPerDegreePerSecond: gyroCode != 0 ? 1 / gyroRange.degreesPerSecondPerCount : nil,
+                      into: &registers)
     }
 }

@@ -52,35 +52,20 @@ public final class LSM9DS1AccelGyroEmulator: AccelerometerEmulatorBase, Register
         if register == R.control1G || register == R.control6XL { updateRate() }
     }
 
+    private let outputs = STMotionRegisters(status: R.status, gyro: R.gyroXLow, accelerometer: R.accelXLow)
+
     public func read(start: UInt8, count: Int) -> [UInt8] {
         updateSample()
         let increments = registers[Int(R.control8)] & LSM9DS1AccelGyro.Control8.autoIncrement != 0
-        var register = Int(start)
-        var out: [UInt8] = []
-        for _ in 0..<count {
-            out.append(register < registers.count ? registers[register] : 0)
-            if (Int(R.gyroXLow)...Int(R.gyroXLow) + 5).contains(register) {
-                registers[Int(R.status)] &= ~LSM9DS1AccelGyro.Status.gyroReady
-            } else if (Int(R.accelXLow)...Int(R.accelXLow) + 5).contains(register) {
-                registers[Int(R.status)] &= ~LSM9DS1AccelGyro.Status.accelerometerReady
-            }
-            if increments { register += 1 }
-        }
-        return out
+        return outputs.read(&registers, start: start, count: count, increments: increments)
     }
 
     private func updateSample() {
         guard gyroRate != 0 || accelerometerRate != 0, let motion = sampler.motionIfDue() else { return }
         let range = LSM9DS1AccelGyro.Range(rawValue: (registers[Int(R.control6XL)] >> 3) & 0b11) ?? .g2
-        storeAccelerometerWords(motion.acceleration, perG: 1 / range.gPerCount, bits: 16, littleEndian: true,
-                                into: &registers, at: Int(R.accelXLow))
-        var ready = LSM9DS1AccelGyro.Status.accelerometerReady
-        if gyroRate != 0 {
-            let gyroRange = LSM9DS1AccelGyro.GyroRange(rawValue: (registers[Int(R.control1G)] >> 3) & 0b11) ?? .dps245
-            storeAccelerometerWords(motion.rotationRate, perG: 1 / gyroRange.degreesPerSecondPerCount, bits: 16,
-                                    littleEndian: true, into: &registers, at: Int(R.gyroXLow))
-            ready |= LSM9DS1AccelGyro.Status.gyroReady
-        }
-        registers[Int(R.status)] |= ready
+        let gyroRange = LSM9DS1AccelGyro.GyroRange(rawValue: (registers[Int(R.control1G)] >> 3) & 0b11) ?? .dps245
+        outputs.store(motion, countsPerG: 1 / range.gPerCount,
+                      countsPerDegreePerSecond: gyroRate != 0 ? 1 / gyroRange.degreesPerSecondPerCount : nil,
+                      into: &registers)
     }
 }
