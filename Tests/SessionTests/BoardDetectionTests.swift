@@ -19,7 +19,7 @@ struct BoardDetectionTests {
     static let boards: [(String, AccelerometerKind, String)] = [
         ("cmps14", .mpu6050, "Probably a CMPS14 or CMPS12 compass module (at 0x60; its raw magnetometer is read)."),
         ("lsm9ds1", .lsm9ds1, "Probably a Sense HAT or BerryIMU v2 (LSM9DS1 at 0x1c and 0x6a)."),
-        ("mpu9250", .mpu9250, "Probably a MPU-9250/MPU-9255 board such as the GY-9250 (at 0x68, AK8963 magnetometer behind it)."),
+        ("mpu9250", .mpu9250, "Probably a GY-9250 or another MPU-9250/MPU-9255 board (at 0x68, AK8963 magnetometer behind it)."),
         ("lsm6dsl", .lsm6dsl, "Probably a BerryIMU v3 (LSM6DSL at 0x6a, LIS3MDL at 0x1c)."),
         ("bno055", .bno055, "Probably a BNO055 breakout such as Adafruit 2472 (at 0x28; read raw, in AMG mode)."),
         ("sense-hat", .lsm9ds1, "Probably a Sense HAT or BerryIMU v2 (LSM9DS1 at 0x1c and 0x6a)."),

@@ -38,7 +38,7 @@ extension ScanReport {
                 boards.append("ICM-20948 breakout (at \(hexAddress(imu.address)), AK09916 magnetometer behind it)")
             }
             if let imu = row(.accelerometer(.mpu9250)) {
-                boards.append("MPU-9250/MPU-9255 board such as the GY-9250 (at \(hexAddress(imu.address)), AK8963 magnetometer behind it)")
+                boards.append("GY-9250 or another MPU-9250/MPU-9255 board (at \(hexAddress(imu.address)), AK8963 magnetometer behind it)")
             }
             if row(.magnetometer(.lis2mdl)) != nil, let imu = row(.accelerometer(.lsm303agr)) {
                 boards.append("LSM303AGR board (accelerometer at \(hexAddress(imu.address)), LIS2MDL at 0x1e)")
