@@ -13,7 +13,14 @@ extension ScanReport {
             let rows = devices.filter { $0.bus == bus }
             func row(_ chip: DetectedChip) -> DetectedDevice? { rows.first { $0.chip == chip } }
             if let mag = row(.magnetometer(.lsm9ds1)), let imu = row(.accelerometer(.lsm9ds1)) {
-                boards.append("Sense HAT or BerryIMU v2 (LSM9DS1 at \(hexAddress(mag.address)) and \(hexAddress(imu.address)))")
+                let pair = "LSM9DS1 at \(hexAddress(mag.address)) and \(hexAddress(imu.address))"
+                if row(.unsupported("HTS221")) != nil || row(.unsupported("LPS25H")) != nil {
+                    boards.append("Sense HAT (\(pair), with its HTS221/LPS25H)")
+                } else if row(.unsupported("BMP280")) != nil {
+                    boards.append("BerryIMU v2 (\(pair), with its BMP280)")
+                } else {
+                    boards.append("Sense HAT or BerryIMU v2 (\(pair))")
+                }
             }
             if let mag = row(.magnetometer(.lis3mdl)),
                let imu = row(.accelerometer(.lsm6dsl)) ?? row(.accelerometer(.lsm6dsox)) {

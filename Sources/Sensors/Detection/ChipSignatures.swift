@@ -30,7 +30,7 @@ extension ChipSignature {
     /// Every signature, most distinctive first within an address.
     static let all: [ChipSignature] = [
         qmc5883l, hmc5883l, lis3mdl, lis2mdl, mmc5983ma, bmm150, ak09916,
-        icm20948, mpuFamily, lsm303agrAccelerometer, lis3dh, adxl345, mma845x, stAccelGyro, bno055, cmps14,
+        icm20948, mpuFamily, lsm303agrAccelerometer, lis3dh, adxl345, mma845x, stAccelGyro, bno055, cmps14, boardCompanions,
     ]
 
     static let qmc5883l = ChipSignature([0x0D], register: 0x0D) { p, mayWrite in
@@ -218,5 +218,24 @@ extension ChipSignature {
             evidence += "; calibration \(BNO055.CalibrationStatus(calibration))"
         }
         return Identification(chip: .magnetometer(.cmps14), confidence: agrees ? .high : .low, evidence: evidence)
+    }
+
+    /// Chips that say which board an IMU sits on (none is read): the Sense HAT's HTS221 (0x5f) and
+    /// LPS25H (0x5c), and the BMP280 (0x76/0x77) that BerryIMU v2 and v3 carry.
+    static let boardCompanions = ChipSignature([0x5C, 0x5F, 0x76, 0x77], register: 0x0F) { p, _ in
+        switch (p.address, p.read(0x0F)) {
+        case (0x5F, 0xBC):
+            return Identification(chip: .unsupported("HTS221"), confidence: .high,
+                                  evidence: "reg 0x0f = 0xbc (HTS221 WHO_AM_I: the Sense HAT's humidity sensor)")
+        case (0x5C, 0xBD):
+            return Identification(chip: .unsupported("LPS25H"), confidence: .high,
+                                  evidence: "reg 0x0f = 0xbd (LPS25H WHO_AM_I: the Sense HAT's pressure sensor)")
+        case (0x76, _), (0x77, _):
+            guard p.read(0xD0) == 0x58 else { return nil }
+            return Identification(chip: .unsupported("BMP280"), confidence: .high,
+                                  evidence: "reg 0xd0 = 0x58 (BMP280 chip id: a pressure sensor, as on the BerryIMU)")
+        default:
+            return nil
+        }
     }
 }
