@@ -14,16 +14,16 @@ import Sensors
 /// bus.attach(LSM6DSLEmulator(physics: physics), at: 0x6A)
 /// let imu = try LSM6DSL(bus: bus)
 /// ```
-public final class LSM6DSLEmulator: AccelerometerEmulatorBase, RegisterDevice {
+public final class LSM6DSLEmulator: STMotionEmulatorBase, RegisterDevice {
     typealias R = LSM6DSL.Register
-    public private(set) var registers = [UInt8](repeating: 0, count: 0x80)
     public let model: LSM6DSL.Model
 
     /// `noise`: RMS g per axis (datasheet: 80–90 µg/√Hz, about 1 mg); `gyroNoise`: RMS °/s (about 0.05 °/s).
     public init(physics: PhysicsSource, noise: Double = 0.001, gyroNoise: Double = 0.05, seed: UInt64 = 13,
                 model: LSM6DSL.Model = .lsm6dsl) {
         self.model = model
-        super.init(sampler: AccelerometerSampler(physics: physics, noise: noise, seed: seed, gyroNoise: gyroNoise))
+        super.init(sampler: AccelerometerSampler(physics: physics, noise: noise, seed: seed, gyroNoise: gyroNoise),
+                   outputs: STMotionRegisters(status: R.status, gyro: R.gyroXLow, accelerometer: R.accelXLow), size: 0x80)
         reset()
     }
 
@@ -51,20 +51,13 @@ public final class LSM6DSLEmulator: AccelerometerEmulatorBase, RegisterDevice {
         if register == R.control1XL || register == R.control2G { updateRate() }
     }
 
-    private let outputs = STMotionRegisters(status: R.status, gyro: R.gyroXLow, accelerometer: R.accelXLow)
+    override var autoIncrements: Bool { registers[Int(R.control3C)] & LSM6DSL.Control3.autoIncrement != 0 }
 
-    public func read(start: UInt8, count: Int) -> [UInt8] {
-        updateSample()
-        let increments = registers[Int(R.control3C)] & LSM6DSL.Control3.autoIncrement != 0
-        return outputs.read(&registers, start: start, count: count, increments: increments)
-    }
-
-    private func updateSample() {
-        guard accelerometerCode != 0 || gyroCode != 0, let motion = sampler.motionIfDue() else { return }
+    override var scales: Scales? {
+        guard accelerometerCode != 0 || gyroCode != 0 else { return nil }
         let range = LSM6DSL.Range(rawValue: (registers[Int(R.control1XL)] >> 2) & 0b11) ?? .g2
         let gyroRange = LSM6DSL.GyroRange(rawValue: (registers[Int(R.control2G)] >> 2) & 0b11) ?? .dps250
-        outputs.store(motion, countsPerG: accelerometerCode != 0 ? 1 / range.gPerCount : nil,
-                      countsPerDegreePerSecond: gyroCode != 0 ? 1 / gyroRange.degreesPerSecondPerCount : nil,
-                      into: &registers)
+        return (accelerometerCode != 0 ? 1 / range.gPerCount : nil,
+                gyroCode != 0 ? 1 / gyroRange.degreesPerSecondPerCount : nil)
     }
 }

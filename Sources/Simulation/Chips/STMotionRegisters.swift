@@ -56,3 +56,39 @@ struct STMotionRegisters {
         registers[status] |= ready
     }
 }
+
+/// What the ST accelerometer/gyro emulators share beyond the sampler: the register file and its output
+/// side (`STMotionRegisters`). A chip subclass sets the registers up, handles writes, and says whether
+/// the pointer auto-increments and which sensors are on at which scale.
+///
+/// ```swift
+/// final class Chip: STMotionEmulatorBase, RegisterDevice {
+///     override var autoIncrements: Bool { registers[0x12] & 0x04 != 0 }
+///     override var scales: STMotionEmulatorBase.Scales? { (countsPerG: 16393, countsPerDegreePerSecond: 57.1) }
+/// }
+/// ```
+public class STMotionEmulatorBase: AccelerometerEmulatorBase {
+    /// Counts per g and per °/s of the sensors that are on (nil: that sensor is off).
+    typealias Scales = (countsPerG: Double?, countsPerDegreePerSecond: Double?)
+    public internal(set) var registers: [UInt8]
+    let outputs: STMotionRegisters
+
+    init(sampler: AccelerometerSampler, outputs: STMotionRegisters, size: Int) {
+        self.outputs = outputs
+        registers = [UInt8](repeating: 0, count: size)
+        super.init(sampler: sampler)
+    }
+
+    /// Whether a multi-byte read advances the register pointer.
+    var autoIncrements: Bool { true }
+    /// The scales now, or nil when both sensors are powered down.
+    var scales: Scales? { nil }
+
+    public func read(start: UInt8, count: Int) -> [UInt8] {
+        if let scales, let motion = sampler.motionIfDue() {
+            outputs.store(motion, countsPerG: scales.countsPerG, countsPerDegreePerSecond: scales.countsPerDegreePerSecond,
+                          into: &registers)
+        }
+        return outputs.read(&registers, start: start, count: count, increments: autoIncrements)
+    }
+}
