@@ -49,7 +49,8 @@ struct AccelerometerTests {
         }
     }
 
-    @Test("data-ready: one sample per output period", arguments: AccelerometerKind.allCases)
+    /// The BNO055 has no data-ready flag for its raw data: every read is a fresh reading.
+    @Test("data-ready: one sample per output period", arguments: AccelerometerKind.allCases.filter { $0 != .bno055 })
     func dataReady(kind: AccelerometerKind) throws {
         let clock = ManualClock(0)
         let (bus, address) = bench(kind, setup: SimulationSetup(scenario: .fixed(Attitude(roll: 0, pitch: 0, yaw: 0))), clock: clock)

@@ -95,7 +95,9 @@ enum TestChips {
         case .lis2mdl: return LIS2MDLEmulator(physics: physics, noise: noise, seed: seed)
         case .mmc5983ma: return MMC5983MAEmulator(physics: physics, noise: noise, seed: seed)
         case .bmm150: return BMM150Emulator(physics: physics, noise: noise, seed: seed)
-        case .ak09916: return nil
+        case .ak09916, .ak8963: return nil
+        case .bno055: return BNO055Emulator(physics: physics, noise: noise, seed: seed)
+        case .cmps14: return CMPS14Emulator(physics: physics, noise: noise, seed: seed)
         }
     }
 

@@ -137,7 +137,7 @@ struct DetectionTests {
             (0x19, LSM303AGRAccelerometerEmulator(physics: physics)),
             (0x1E, lis2mdl),
             (0x53, FixedRegisterDevice([0x00: 0xE5])),
-            (0x69, FixedRegisterDevice([0x75: 0x71])),
+            (0x69, FixedRegisterDevice([0x75: 0x70])),
         ]))
         let byAddress = Dictionary(uniqueKeysWithValues: rows.map { ($0.address, $0) })
         #expect(byAddress[0x68]?.chip == .accelerometer(.mpu6050))
@@ -145,7 +145,7 @@ struct DetectionTests {
         #expect(byAddress[0x19]?.chip == .accelerometer(.lsm303agr))
         #expect(byAddress[0x19]?.confidence == .high)
         #expect(byAddress[0x53]?.chip == .unsupported("ADXL345"))
-        #expect(byAddress[0x69]?.chip == .unsupported("MPU-9250"))
+        #expect(byAddress[0x69]?.chip == .unsupported("MPU-6500"))
         let alone = detector.scan(bus(with: [(0x19, LSM303AGRAccelerometerEmulator(physics: physics))]))
         #expect(alone.first?.confidence == .medium, "0x33 alone is shared with the LIS3DH")
     }

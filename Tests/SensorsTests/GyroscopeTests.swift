@@ -144,6 +144,29 @@ struct GyroscopeTests {
         #expect(reader.counters.gyroscopeDropped > 0 && reader.counters.accelerometerErrors == 0)
     }
 
+    @Test("an IMU that stops answering: the rate goes after 0.1 s, the acceleration after 0.5 s")
+    func stalenessLimits() throws {
+        let clock = ManualClock(10)
+        let setup = SimulationSetup(scenario: .spin(degreesPerSecond: 30), accelerometer: .mpu6050, gyroNoise: 0)
+        let rig = rig(setup, clock: clock)
+        rig.bus.faults.now = { clock.now() }
+        let reader = try reader(rig, clock: clock)
+        for _ in 0..<10 { _ = reader.next(timeout: 0.1) }
+        let vanished = clock.now()
+        rig.bus.faults.vanish(address: 0x68, until: vanished + 10)
+        var samples: [MagnetometerSample] = []
+        while clock.now() < vanished + 1 {
+            if let sample = reader.next(timeout: 0.1) { samples.append(sample) }
+        }
+        let withRate = samples.filter { $0.rotationRate != nil }.map(\.monotonic)
+        let withAcceleration = samples.filter { $0.acceleration != nil }.map(\.monotonic)
+        #expect((withRate.max() ?? vanished) - vanished <= 0.1 + 1e-9)
+        #expect((withAcceleration.max() ?? vanished) - vanished > 0.3)
+        #expect((withAcceleration.max() ?? vanished) - vanished <= 0.5 + 1e-9)
+        #expect(samples.contains { $0.acceleration == nil && $0.rotationRate == nil }, "never an invented reading")
+        #expect(reader.counters.accelerometerErrors > 0)
+    }
+
     @Test func accelerometersWithoutAGyroLeaveTheRateNil() throws {
         let clock = ManualClock(10)
         let setup = SimulationSetup(scenario: .spin(degreesPerSecond: 30), chip: .lis2mdl, accelerometer: .lsm303agr)

@@ -131,3 +131,22 @@ struct LSM9DS1Tests {
         #expect(checked >= 30)
     }
 }
+
+@Suite("Sense HAT or BerryIMU v2: the companion chips decide")
+struct LSM9DS1BoardTests {
+    @Test("HTS221 → Sense HAT, BMP280 → BerryIMU v2, neither → either", arguments: [
+        ([(I2CAddress(0x5F), [UInt8(0x0F): UInt8(0xBC)])], "Sense HAT (LSM9DS1 at 0x1c and 0x6a, with its HTS221/LPS25H)"),
+        ([(0x5C, [0x0F: 0xBD])], "Sense HAT (LSM9DS1 at 0x1c and 0x6a, with its HTS221/LPS25H)"),
+        ([(0x77, [0xD0: 0x58])], "BerryIMU v2 (LSM9DS1 at 0x1c and 0x6a, with its BMP280)"),
+        ([], "Sense HAT or BerryIMU v2 (LSM9DS1 at 0x1c and 0x6a)"),
+    ] as [([(I2CAddress, [UInt8: UInt8])], String)])
+    func companions(devices: [(I2CAddress, [UInt8: UInt8])], board: String) throws {
+        let clock = ManualClock(1)
+        let bus = EmulatedI2CBus(busNumber: 1)
+        MagnetometerEmulators.attach(.lsm9ds1, to: bus, physics: DriverTestKit.physics(clock))
+        for (address, registers) in devices { bus.attach(FixedRegisterDevice(registers), at: address) }
+        let rows = Detector(sleep: { clock.advance(by: $0) }).scan(bus)
+        #expect(ScanReport(buses: [1], devices: rows).probableBoards == [board])
+        #expect(!bus.trace.contains { if case .write = $0 { return true } else { return false } }, "detection wrote")
+    }
+}

@@ -13,6 +13,9 @@ public enum AccelerometerFactory {
         case .icm20948: return try ICM20948Accelerometer(bus: bus, address: address)
         case .mpu6050: return try MPU6050(bus: bus, address: address)
         case .lsm9ds1: return try LSM9DS1AccelGyro(bus: bus, address: address)
+        case .mpu9250: return try MPU6050(bus: bus, address: address, model: .mpu9250)
+        case .lsm6dsl, .lsm6dsox: return try LSM6DSL(bus: bus, address: address)
+        case .bno055: return try BNO055Motion(bus: bus, address: address)
         }
     }
 }

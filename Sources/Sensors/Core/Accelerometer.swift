@@ -10,6 +10,14 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
     case mpu6050
     /// The accelerometer and gyroscope of the LSM9DS1 (Sense HAT, BerryIMU v2); its magnetometer is `ChipKind.lsm9ds1`.
     case lsm9ds1
+    /// The accelerometer and gyroscope of the MPU-9250/MPU-9255 (its magnetometer is `ChipKind.ak8963`).
+    case mpu9250
+    /// The LSM6DSL accelerometer and gyroscope (BerryIMU v3, beside a LIS3MDL).
+    case lsm6dsl
+    /// The LSM6DSOX, the LSM6DSL's successor (same registers here).
+    case lsm6dsox
+    /// The BNO055's accelerometer and gyroscope (AMG mode).
+    case bno055
 
     /// The name as printed on datasheets.
     public var displayName: String {
@@ -18,6 +26,10 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .icm20948: return "ICM-20948"
         case .mpu6050: return "MPU-6050"
         case .lsm9ds1: return "LSM9DS1"
+        case .mpu9250: return "MPU-9250"
+        case .lsm6dsl: return "LSM6DSL"
+        case .lsm6dsox: return "LSM6DSOX"
+        case .bno055: return "BNO055"
         }
     }
 
@@ -31,6 +43,9 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         case .icm20948: return 0x69
         case .mpu6050: return 0x68
         case .lsm9ds1: return LSM9DS1AccelGyro.defaultAddress
+        case .mpu9250: return 0x68
+        case .lsm6dsl, .lsm6dsox: return LSM6DSL.defaultAddress
+        case .bno055: return BNO055.defaultAddress
         }
     }
 
@@ -39,8 +54,10 @@ public enum AccelerometerKind: String, CaseIterable, Sendable, Codable {
         switch self {
         case .lsm303agr: return [0x19]
         case .icm20948: return [0x68, 0x69]
-        case .mpu6050: return [0x68, 0x69]
+        case .mpu6050, .mpu9250: return [0x68, 0x69]
         case .lsm9ds1: return [LSM9DS1AccelGyro.defaultAddress, LSM9DS1AccelGyro.alternateAddress]
+        case .lsm6dsl, .lsm6dsox: return [LSM6DSL.defaultAddress, LSM6DSL.alternateAddress]
+        case .bno055: return [BNO055.defaultAddress, BNO055.alternateAddress]
         }
     }
 }

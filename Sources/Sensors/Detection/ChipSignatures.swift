@@ -30,7 +30,7 @@ extension ChipSignature {
     /// Every signature, most distinctive first within an address.
     static let all: [ChipSignature] = [
         qmc5883l, hmc5883l, lis3mdl, lis2mdl, mmc5983ma, bmm150, ak09916,
-        icm20948, mpuFamily, lsm303agrAccelerometer, lis3dh, adxl345, mma845x, stAccelGyro,
+        icm20948, mpuFamily, lsm303agrAccelerometer, lis3dh, adxl345, mma845x, stAccelGyro, bno055, cmps14, boardCompanions,
     ]
 
     static let qmc5883l = ChipSignature([0x0D], register: 0x0D) { p, mayWrite in
@@ -112,8 +112,13 @@ extension ChipSignature {
         }
         guard company == 0x48, let device else { return nil }
         let names: [UInt8: String] = [0x04: "AK09912", 0x05: "AK09911", 0x0C: "AK09918"]
-        return Identification(chip: .unsupported(names[device] ?? "AKM magnetometer (AK8963?)"), confidence: .medium,
-                              evidence: "reg 0x00 = 0x48 (AKM), " + regText(0x01, device))
+        if let name = names[device] {
+            return Identification(chip: .unsupported(name), confidence: .medium,
+                                  evidence: "reg 0x00 = 0x48 (AKM), " + regText(0x01, device))
+        }
+        // The AK8963 has no device-id register beside WIA (0x01 is INFO); behind an MPU-9250 it is sure.
+        return Identification(chip: .magnetometer(.ak8963), confidence: .medium,
+                              evidence: "reg 0x00 = 0x48 (AKM WIA), reg 0x01 is not an AK099xx id: an AK8963")
     }
 
     static let icm20948 = ChipSignature([0x68, 0x69], register: 0x00) { p, _ in
@@ -128,7 +133,12 @@ extension ChipSignature {
             return Identification(chip: .accelerometer(.mpu6050), confidence: .high,
                                   evidence: "reg 0x75 = 0x68 (MPU-6050 WHO_AM_I)")
         }
-        let others: [UInt8: String] = [0x70: "MPU-6500", 0x71: "MPU-9250", 0x73: "MPU-9255"]
+        if id == 0x71 || id == 0x73 {
+            let name = id == 0x71 ? "MPU-9250" : "MPU-9255"
+            return Identification(chip: .accelerometer(.mpu9250), confidence: .high,
+                                  evidence: regText(0x75, id) + " (\(name) WHO_AM_I; its AK8963 magnetometer sits behind the I²C bypass)")
+        }
+        let others: [UInt8: String] = [0x70: "MPU-6500"]
         guard let name = others[id] else { return nil }
         return Identification(chip: .unsupported(name), confidence: .medium,
                               evidence: regText(0x75, id) + " (\(name) WHO_AM_I)")
@@ -163,9 +173,67 @@ extension ChipSignature {
         case LSM9DS1AccelGyro.identity:
             return Identification(chip: .accelerometer(.lsm9ds1), confidence: .high,
                                   evidence: "reg 0x0f = 0x68 (LSM9DS1 accelerometer/gyro WHO_AM_I)")
+        case LSM6DSL.Model.lsm6dsl.identity:
+            return Identification(chip: .accelerometer(.lsm6dsl), confidence: .high,
+                                  evidence: "reg 0x0f = 0x6a (LSM6DSL WHO_AM_I)")
+        case LSM6DSL.Model.lsm6dsox.identity:
+            return Identification(chip: .accelerometer(.lsm6dsox), confidence: .high,
+                                  evidence: "reg 0x0f = 0x6c (LSM6DSOX WHO_AM_I)")
         case 0x69:
             return Identification(chip: .unsupported("LSM6DS33"), confidence: .medium,
                                   evidence: "reg 0x0f = 0x69 (LSM6DS33 WHO_AM_I)")
+        default:
+            return nil
+        }
+    }
+
+    /// BNO055: CHIP_ID 0xa0 on page 0 (at its own addresses a chip left on page 1 is switched back),
+    /// with the ids of its three sensors and its calibration status as further evidence.
+    static let bno055 = ChipSignature([0x28, 0x29], register: 0x00) { p, mayWrite in
+        typealias R = BNO055.Register
+        if p.read(R.chipID) != BNO055.identity {
+            guard mayWrite, p.read(R.pageID) == 1, p.write(R.pageID, 0),
+                  (try? p.readFresh(R.chipID).get()) == BNO055.identity else { return nil }
+        }
+        var evidence = "reg 0x00 = 0xa0 (BNO055 CHIP_ID)"
+        if p.read(0x01) == 0xFB, p.read(0x02) == 0x32, p.read(0x03) == 0x0F {
+            evidence += ", regs 0x01–0x03 = 0xfb 0x32 0x0f (its accelerometer, magnetometer and gyro ids)"
+        }
+        if let status = p.read(R.calibrationStatus) {
+            evidence += "; CALIB_STAT \(BNO055.CalibrationStatus(status)) (the chip's own fusion calibration, 0–3)"
+        }
+        return Identification(chip: .magnetometer(.bno055), confidence: .high, evidence: evidence)
+    }
+
+    /// CMPS14/CMPS12: no identity register, so plausibility: a small software version at 0x00, a bearing
+    /// 0–3599 at 0x02–0x03 that the 8-bit bearing at 0x01 agrees with, pitch and roll within ±90°.
+    static let cmps14 = ChipSignature([0x60], register: 0x00) { p, _ in
+        let head = (0..<6).compactMap { p.read(UInt8($0)) }
+        guard head.count == 6, CMPS14.implausibility(head) == nil else { return nil }
+        let bearing = Int(head[2]) << 8 | Int(head[3])
+        let agrees = abs(Double(head[1]) * 3600 / 256 - Double(bearing)) <= 15   // 8-bit step is 1.4°
+        var evidence = "reg 0x00 = \(hexAddress(head[0])) (CMPS14 software version), bearing \(fixed(Double(bearing) / 10, 1))°"
+            + (agrees ? " (the 8-bit bearing at 0x01 agrees)" : "")
+        if let calibration = p.read(CMPS14.Register.calibration) {
+            evidence += "; calibration \(BNO055.CalibrationStatus(calibration))"
+        }
+        return Identification(chip: .magnetometer(.cmps14), confidence: agrees ? .high : .low, evidence: evidence)
+    }
+
+    /// Chips that say which board an IMU sits on (none is read): the Sense HAT's HTS221 (0x5f) and
+    /// LPS25H (0x5c), and the BMP280 (0x76/0x77) that BerryIMU v2 and v3 carry.
+    static let boardCompanions = ChipSignature([0x5C, 0x5F, 0x76, 0x77], register: 0x0F) { p, _ in
+        switch (p.address, p.read(0x0F)) {
+        case (0x5F, 0xBC):
+            return Identification(chip: .unsupported("HTS221"), confidence: .high,
+                                  evidence: "reg 0x0f = 0xbc (HTS221 WHO_AM_I: the Sense HAT's humidity sensor)")
+        case (0x5C, 0xBD):
+            return Identification(chip: .unsupported("LPS25H"), confidence: .high,
+                                  evidence: "reg 0x0f = 0xbd (LPS25H WHO_AM_I: the Sense HAT's pressure sensor)")
+        case (0x76, _), (0x77, _):
+            guard p.read(0xD0) == 0x58 else { return nil }
+            return Identification(chip: .unsupported("BMP280"), confidence: .high,
+                                  evidence: "reg 0xd0 = 0x58 (BMP280 chip id: a pressure sensor, as on the BerryIMU)")
         default:
             return nil
         }

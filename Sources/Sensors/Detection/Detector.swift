@@ -7,8 +7,8 @@ import Platform
 /// (for anything still unidentified) those of every other part, with one step less confidence.
 /// Reads are single-byte and harmless. Writes happen only where the identity needs them, at the
 /// part's own address: the QMC5883L data check (continuous mode for one sample, then standby again),
-/// the BMM150 power-on (suspend again afterwards), and the ICM-20948's I²C bypass (left enabled, so
-/// its AK09916 magnetometer can be probed at 0x0c).
+/// the BMM150 power-on (suspend again afterwards), and the ICM-20948's or MPU-9250's I²C bypass (left
+/// enabled, so the AK09916 or AK8963 behind it can be probed at 0x0c).
 ///
 /// Works on any `I2CBus`, so the simulator and the tests scan emulated chips with the same code:
 /// ```swift
@@ -16,10 +16,11 @@ import Platform
 /// for row in rows { print(row.address, row.chip.name, row.confidence, row.evidence) }
 /// ```
 public struct Detector: Sendable {
-    /// Magnetometer addresses (0x0c 0x0d 0x10–0x13 0x1c 0x1e 0x30, and 0x68/0x69 for the ICM-20948)
-    /// and accelerometer addresses (0x18 0x19 0x1d 0x53 0x68 0x69 0x6a 0x6b).
+    /// Magnetometer addresses (0x0c 0x0d 0x10–0x13 0x1c 0x1e 0x28 0x29 0x30 0x60, and 0x68/0x69 for the
+    /// ICM-20948 and MPU-9250), accelerometer addresses (0x18 0x19 0x1d 0x53 0x68 0x69 0x6a 0x6b), and
+    /// the companions that tell boards apart (0x5c 0x5f: Sense HAT; 0x76 0x77: BMP280 on the BerryIMU).
     public static let standardAddresses: [I2CAddress] = [
-        0x0C, 0x0D, 0x10, 0x11, 0x12, 0x13, 0x18, 0x19, 0x1C, 0x1D, 0x1E, 0x30, 0x53, 0x68, 0x69, 0x6A, 0x6B,
+        0x0C, 0x0D, 0x10, 0x11, 0x12, 0x13, 0x18, 0x19, 0x1C, 0x1D, 0x1E, 0x28, 0x29, 0x30, 0x53, 0x5C, 0x5F, 0x60, 0x68, 0x69, 0x6A, 0x6B, 0x76, 0x77,
     ]
 
     /// Where accelerometers answer (0x18 0x19 0x1d 0x53 0x68 0x69 0x6a 0x6b), for pairing one with a
@@ -42,7 +43,9 @@ public struct Detector: Sendable {
         reachThroughBypass(bus, rows: &rows)
         pairLSM303AGR(&rows)
         pairLSM9DS1(&rows)
-        return rows.sorted { $0.address < $1.address }
+        addBNO055Motion(&rows)
+        // By address; where one chip has two rows (the BNO055), the magnetometer first.
+        return rows.sorted { ($0.address, $0.magnetometer == nil ? 1 : 0) < ($1.address, $1.magnetometer == nil ? 1 : 0) }
     }
 
     /// What answers at one address, or nil when nothing acknowledged it.
@@ -85,24 +88,28 @@ public struct Detector: Sendable {
         return false
     }
 
-    /// An ICM-20948 hides its AK09916 behind an internal I²C master; with the bypass switched on, the
-    /// magnetometer answers at 0x0c itself.
+    /// An ICM-20948 hides its AK09916, an MPU-9250 its AK8963, behind an internal I²C master; with the
+    /// bypass switched on, the magnetometer answers at 0x0c itself.
     private func reachThroughBypass(_ bus: any I2CBus, rows: inout [DetectedDevice]) {
         guard !rows.contains(where: { $0.address == 0x0C }),
-              let imu = rows.first(where: { $0.accelerometer == .icm20948 })
+              let imu = rows.first(where: { $0.accelerometer == .icm20948 || $0.accelerometer == .mpu9250 })
         else { return }
+        let isICM = imu.accelerometer == .icm20948
+        let host = isICM ? BypassHost.icm20948 : BypassHost.mpu9250
         let probe = AddressProbe(bus: bus, address: imu.address, sleep: sleep)
-        typealias R = ICM20948Accelerometer.Register
-        guard probe.write(R.bankSelect, 0x00), probe.write(R.powerManagement1, 0x01) else { return }
+        if isICM { guard probe.write(ICM20948Accelerometer.Register.bankSelect, 0x00) else { return } }
+        guard probe.write(host.powerManagement1, BypassHost.wake) else { return }
         sleep(0.01)
-        let userControl = probe.read(R.userControl) ?? 0
-        probe.write(R.userControl, userControl & ~0x20)                 // I2C_MST_EN off
-        let pinConfig = probe.read(R.interruptPinConfig) ?? 0
-        probe.write(R.interruptPinConfig, pinConfig | 0x02)            // BYPASS_EN on
+        let userControl = probe.read(host.userControl) ?? 0
+        probe.write(host.userControl, userControl & ~BypassHost.masterEnable)
+        let pinConfig = probe.read(host.interruptPinConfig) ?? 0
+        probe.write(host.interruptPinConfig, pinConfig | BypassHost.bypassEnable)
         sleep(0.001)
         guard var magnetometer = identify(bus, at: 0x0C) else { return }
-        if magnetometer.magnetometer == .ak09916 {
-            magnetometer.evidence += "; reached through the ICM-20948's I²C bypass at \(hexAddress(imu.address))"
+        let expected: ChipKind = isICM ? .ak09916 : .ak8963
+        if magnetometer.magnetometer == expected {
+            magnetometer.confidence = .high
+            magnetometer.evidence += "; reached through the \(imu.chip.name)'s I²C bypass at \(hexAddress(imu.address))"
         }
         rows.append(magnetometer)
     }
@@ -114,6 +121,14 @@ public struct Detector: Sendable {
         for i in rows.indices where [0x1C, 0x1E].contains(rows[i].address) && rows[i].magnetometer == .lis3mdl {
             rows[i].chip = .magnetometer(.lsm9ds1)
             rows[i].evidence += "; with the LSM9DS1 accelerometer/gyro at \(hexAddress(imu.address)) it is the LSM9DS1's magnetometer"
+        }
+    }
+
+    /// A BNO055 is magnetometer, accelerometer and gyro in one: a second row names the motion half.
+    private func addBNO055Motion(_ rows: inout [DetectedDevice]) {
+        for row in rows where row.magnetometer == .bno055 {
+            rows.append(DetectedDevice(bus: row.bus, address: row.address, chip: .accelerometer(.bno055),
+                                       confidence: row.confidence, evidence: "the same BNO055: accelerometer and gyro"))
         }
     }
 

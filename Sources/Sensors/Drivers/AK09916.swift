@@ -129,13 +129,7 @@ public final class AK09916: Magnetometer {
     /// Wakes the ICM-20948, turns its I²C master off and sets BYPASS_EN (keeping its other bits).
     private func enableBypass() throws(SensorError) {
         guard let host else { return }
-        do {
-            try bus.writeRegister(address: host, register: Host.powerManagement1, value: Host.wake)
-            let user = try bus.readRegister(address: host, register: Host.userControl)
-            try bus.writeRegister(address: host, register: Host.userControl, value: user & ~Host.masterEnable)
-            let pin = try bus.readRegister(address: host, register: Host.interruptPinConfig)
-            try bus.writeRegister(address: host, register: Host.interruptPinConfig, value: pin | Host.bypassEnable)
-        } catch { throw .bus(error) }
+        try BypassHost.icm20948.enable(on: bus, at: host)
     }
 
     /// Checks that WIA1 and WIA2 read 0x48 and 0x09.

@@ -9,8 +9,10 @@ import Platform
 public enum DriverFactory {
     /// Probes and configures `chip` at `address` (the chip's default address when nil), with each
     /// driver's default rate and range. `now` (monotonic seconds) is the clock drivers that need one use.
+    /// `sleep` waits out a chip's mode switches (the BNO055's); the simulator's chips switch at once.
     public static func open(_ chip: ChipKind, bus: any I2CBus, address: I2CAddress? = nil,
-                            now: @escaping @Sendable () -> Double = { Clock.monotonic() }) throws(SensorError)
+                            now: @escaping @Sendable () -> Double = { Clock.monotonic() },
+                            sleep: @escaping @Sendable (Double) -> Void = { Clock.sleep(seconds: $0) }) throws(SensorError)
         -> any Magnetometer {
         let address = address ?? defaultAddress(for: chip)
         switch chip {
@@ -22,6 +24,9 @@ public enum DriverFactory {
         case .bmm150: return try BMM150(bus: bus, address: address)
         case .ak09916: return try AK09916(bus: bus, address: address)
         case .lsm9ds1: return try LIS3MDL(bus: bus, address: address, model: .lsm9ds1)
+        case .ak8963: return try AK8963(bus: bus, address: address)
+        case .bno055: return try BNO055(bus: bus, address: address, now: now, sleep: sleep)
+        case .cmps14: return try CMPS14(bus: bus, address: address, now: now)
         }
     }
 
@@ -36,6 +41,9 @@ public enum DriverFactory {
         case .bmm150: return BMM150.defaultAddress
         case .ak09916: return AK09916.defaultAddress
         case .lsm9ds1: return LIS3MDL.defaultAddress
+        case .ak8963: return AK8963.defaultAddress
+        case .bno055: return BNO055.defaultAddress
+        case .cmps14: return CMPS14.defaultAddress
         }
     }
 
@@ -44,6 +52,7 @@ public enum DriverFactory {
         switch chip {
         case .lis3mdl, .lsm9ds1: return [LIS3MDL.defaultAddress, LIS3MDL.alternateAddress]
         case .bmm150: return BMM150.addresses
+        case .bno055: return [BNO055.defaultAddress, BNO055.alternateAddress]
         default: return [defaultAddress(for: chip)]
         }
     }

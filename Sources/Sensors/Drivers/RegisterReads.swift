@@ -19,18 +19,26 @@ extension I2CBus {
         let id = try readSensorRegister(address: address, register: register)
         guard id == expected else {
             throw .wrongChip(expected: chip, bus: busNumber, address: address,
-                             evidence: identityEvidence(register: register, label: label, read: id, expected: expected))
+                             evidence: identityEvidence(register: register, label: label, read: id, expected: [expected]))
         }
     }
 
     /// Checks an accelerometer's WHO_AM_I register.
     func checkIdentity(address: I2CAddress, register: UInt8, expected: UInt8, accelerometer: AccelerometerKind)
         throws(SensorError) {
+        try checkIdentity(address: address, register: register, expected: [expected], accelerometer: accelerometer)
+    }
+
+    /// Checks an accelerometer's WHO_AM_I register against every value its revisions read; returns the one read.
+    @discardableResult
+    func checkIdentity(address: I2CAddress, register: UInt8, expected: [UInt8], accelerometer: AccelerometerKind)
+        throws(SensorError) -> UInt8 {
         let id = try readSensorRegister(address: address, register: register)
-        guard id == expected else {
+        guard expected.contains(id) else {
             throw .wrongAccelerometer(expected: accelerometer, bus: busNumber, address: address,
                                       evidence: identityEvidence(register: register, label: nil, read: id, expected: expected))
         }
+        return id
     }
 
     /// Reads `count` registers from `start`; a failure or a short reply is a `SensorError.bus`.
@@ -60,8 +68,28 @@ extension I2CBus {
     }
 }
 
-/// "register 0x4f (WHO_AM_I) reads 0x00; expected 0x40" (no parenthesis when `label` is nil).
-private func identityEvidence(register: UInt8, label: String?, read: UInt8, expected: UInt8) -> String {
+/// "register 0x4f (WHO_AM_I) reads 0x00; expected 0x40" (no parenthesis when `label` is nil; several
+/// expected values joined with "or").
+private func identityEvidence(register: UInt8, label: String?, read: UInt8, expected: [UInt8]) -> String {
     let name = label.map { " (\($0))" } ?? ""
-    return "register \(hexAddress(register))\(name) reads \(hexAddress(read)); expected \(hexAddress(expected))"
+    return "register \(hexAddress(register))\(name) reads \(hexAddress(read)); expected "
+        + expected.map { hexAddress($0) }.joined(separator: " or ")
+}
+
+/// Paces the reads of a chip without a data-ready flag (BNO055, CMPS14): a new reading at most once per
+/// `period` on the driver's clock, so the reader's polls do not return the same sample twice.
+///
+/// ```swift
+/// var pacer = ReadPacer(rate: 20)
+/// guard pacer.isDue(at: now()) else { return nil }   // then read, then pacer.mark(now())
+/// ```
+struct ReadPacer {
+    let period: Double
+    private var last = -Double.infinity
+
+    init(rate: Double) { period = 1 / rate }
+
+    func isDue(at t: Double) -> Bool { t - last >= period - 1e-9 }
+    mutating func mark(_ t: Double) { last = t }
+    mutating func reset() { last = -Double.infinity }
 }

@@ -74,6 +74,8 @@ public struct SensorSelection: Sendable, Equatable {
             case .lis2mdl: setup.accelerometer = .lsm303agr
             case .ak09916: setup.accelerometer = .icm20948
             case .lsm9ds1: setup.accelerometer = .lsm9ds1
+            case .ak8963: setup.accelerometer = .mpu9250
+            case .bno055: setup.accelerometer = .bno055
             default: setup.accelerometer = .mpu6050
             }
         }

@@ -39,7 +39,8 @@ public final class SensorSource {
     /// Opens the simulator with the chips `setup` names, moving on `time`.
     public static func simulated(setup: SimulationSetup = .default, time: any TimeSource) throws(SensorError) -> SensorSource {
         let rig = SimulatedRig(setup: setup, now: { time.monotonic() })
-        let chip = try DriverFactory.open(setup.chip, bus: rig.bus, address: rig.address, now: rig.now)
+        // The emulated chips switch modes at once: nothing to wait for.
+        let chip = try DriverFactory.open(setup.chip, bus: rig.bus, address: rig.address, now: rig.now, sleep: { _ in })
         var accelerometer: (any Accelerometer)?
         if let kind = setup.accelerometer, let address = rig.accelerometerAddress {
             accelerometer = try AccelerometerFactory.open(kind, bus: rig.bus, address: address)

@@ -14,13 +14,13 @@ import Sensors
 /// bus.attach(LSM9DS1AccelGyroEmulator(physics: physics), at: 0x6A)
 /// let imu = try LSM9DS1AccelGyro(bus: bus)
 /// ```
-public final class LSM9DS1AccelGyroEmulator: AccelerometerEmulatorBase, RegisterDevice {
+public final class LSM9DS1AccelGyroEmulator: STMotionEmulatorBase, RegisterDevice {
     typealias R = LSM9DS1AccelGyro.Register
-    public private(set) var registers = [UInt8](repeating: 0, count: 0x40)
 
     /// `noise`: RMS g per axis (datasheet: about 2 mg at ±2 g); `gyroNoise`: RMS °/s (about 0.1 °/s).
     public init(physics: PhysicsSource, noise: Double = 0.002, gyroNoise: Double = 0.1, seed: UInt64 = 11) {
-        super.init(sampler: AccelerometerSampler(physics: physics, noise: noise, seed: seed, gyroNoise: gyroNoise))
+        super.init(sampler: AccelerometerSampler(physics: physics, noise: noise, seed: seed, gyroNoise: gyroNoise),
+                   outputs: STMotionRegisters(status: R.status, gyro: R.gyroXLow, accelerometer: R.accelXLow), size: 0x40)
         reset()
     }
 
@@ -52,35 +52,14 @@ public final class LSM9DS1AccelGyroEmulator: AccelerometerEmulatorBase, Register
         if register == R.control1G || register == R.control6XL { updateRate() }
     }
 
-    public func read(start: UInt8, count: Int) -> [UInt8] {
-        updateSample()
-        let increments = registers[Int(R.control8)] & LSM9DS1AccelGyro.Control8.autoIncrement != 0
-        var register = Int(start)
-        var out: [UInt8] = []
-        for _ in 0..<count {
-            out.append(register < registers.count ? registers[register] : 0)
-            if (Int(R.gyroXLow)...Int(R.gyroXLow) + 5).contains(register) {
-                registers[Int(R.status)] &= ~LSM9DS1AccelGyro.Status.gyroReady
-            } else if (Int(R.accelXLow)...Int(R.accelXLow) + 5).contains(register) {
-                registers[Int(R.status)] &= ~LSM9DS1AccelGyro.Status.accelerometerReady
-            }
-            if increments { register += 1 }
-        }
-        return out
+    override var autoIncrements: Bool {
+        registers[Int(R.control8)] & LSM9DS1AccelGyro.Control8.autoIncrement != 0
     }
 
-    private func updateSample() {
-        guard gyroRate != 0 || accelerometerRate != 0, let motion = sampler.motionIfDue() else { return }
+    override var scales: Scales? {
+        guard gyroRate != 0 || accelerometerRate != 0 else { return nil }
         let range = LSM9DS1AccelGyro.Range(rawValue: (registers[Int(R.control6XL)] >> 3) & 0b11) ?? .g2
-        storeAccelerometerWords(motion.acceleration, perG: 1 / range.gPerCount, bits: 16, littleEndian: true,
-                                into: &registers, at: Int(R.accelXLow))
-        var ready = LSM9DS1AccelGyro.Status.accelerometerReady
-        if gyroRate != 0 {
-            let gyroRange = LSM9DS1AccelGyro.GyroRange(rawValue: (registers[Int(R.control1G)] >> 3) & 0b11) ?? .dps245
-            storeAccelerometerWords(motion.rotationRate, perG: 1 / gyroRange.degreesPerSecondPerCount, bits: 16,
-                                    littleEndian: true, into: &registers, at: Int(R.gyroXLow))
-            ready |= LSM9DS1AccelGyro.Status.gyroReady
-        }
-        registers[Int(R.status)] |= ready
+        let gyroRange = LSM9DS1AccelGyro.GyroRange(rawValue: (registers[Int(R.control1G)] >> 3) & 0b11) ?? .dps245
+        return (1 / range.gPerCount, gyroRate != 0 ? 1 / gyroRange.degreesPerSecondPerCount : nil)
     }
 }

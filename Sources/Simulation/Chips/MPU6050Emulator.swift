@@ -9,6 +9,10 @@ import Sensors
 /// auto-increment, clamping at the 16-bit rails, and DATA_RDY_INT cleared by reading INT_STATUS.
 /// Physics comes from `PhysicsSource.acceleration` (g) and `.rotationRate` (°/s), chip axes.
 ///
+/// With `model: .mpu9250` it is an MPU-9250 (WHO_AM_I 0x71, awake after power-on) and, once
+/// `connect(magnetometer:on:at:)` gave it its AK8963, the bypass host: the magnetometer is attached to
+/// the bus exactly while the chip is awake, USER_CTRL.I2C_MST_EN is off and INT_PIN_CFG.BYPASS_EN is set.
+///
 /// ```swift
 /// bus.attach(MPU6050Emulator(physics: physics), at: 0x68)
 /// let accel = try MPU6050(bus: bus)
@@ -16,19 +20,49 @@ import Sensors
 public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
     typealias R = MPU6050.Register
     public private(set) var registers = [UInt8](repeating: 0, count: 0x80)
+    public let model: MPU6050.Model
+    private weak var bus: EmulatedI2CBus?
+    /// The AK8963 behind the bypass (MPU-9250) and the address it answers at.
+    public private(set) var magnetometer: (device: any RegisterDevice, address: I2CAddress)?
+
     /// `noise`: RMS g per axis (datasheet: 400 µg/√Hz, about 3 mg at a 44 Hz bandwidth).
     /// `gyroNoise`: RMS °/s per axis (datasheet: 0.05 °/s total RMS noise at 100 Hz).
-    public init(physics: PhysicsSource, noise: Double = 0.003, gyroNoise: Double = 0.05, seed: UInt64 = 3) {
+    public init(physics: PhysicsSource, noise: Double = 0.003, gyroNoise: Double = 0.05, seed: UInt64 = 3,
+                model: MPU6050.Model = .mpu6050) {
+        self.model = model
         super.init(sampler: AccelerometerSampler(physics: physics, noise: noise, seed: seed, gyroNoise: gyroNoise))
         reset()
     }
 
+    /// Puts `device` on the auxiliary bus: it answers on `bus` at `address` while the bypass is on.
+    public func connect(magnetometer device: any RegisterDevice, on bus: EmulatedI2CBus, at address: I2CAddress) {
+        self.bus = bus
+        magnetometer = (device, address)
+        updateBypass()
+    }
+
+    /// Whether the auxiliary bus is connected to the main bus now.
+    public var bypassActive: Bool {
+        !asleep && registers[Int(R.userControl)] & BypassHost.masterEnable == 0
+            && registers[Int(R.interruptPinConfig)] & BypassHost.bypassEnable != 0
+    }
+
+    private func updateBypass() {
+        guard let bus, let magnetometer else { return }
+        if bypassActive {
+            if bus.device(at: magnetometer.address) == nil { bus.attach(magnetometer.device, at: magnetometer.address) }
+        } else if bus.device(at: magnetometer.address) === magnetometer.device {
+            bus.detach(magnetometer.address)
+        }
+    }
+
     private func reset() {
         registers = [UInt8](repeating: 0, count: 0x80)
-        registers[Int(R.whoAmI)] = MPU6050.identity
-        registers[Int(R.powerManagement1)] = 0x40   // asleep after power-on
+        registers[Int(R.whoAmI)] = model.identities[0]
+        registers[Int(R.powerManagement1)] = model == .mpu6050 ? 0x40 : 0x01   // MPU-6050 asleep after power-on
         sampler.reset()
         updateRate()
+        updateBypass()
     }
 
     private var asleep: Bool { registers[Int(R.powerManagement1)] & 0x40 != 0 }
@@ -46,6 +80,7 @@ public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
         if (R.accelXHigh...0x48).contains(register) || register == R.interruptStatus { return }  // read-only
         registers[Int(register)] = value
         if register == R.config || register == R.sampleRateDivider { updateRate() }
+        if register == R.powerManagement1 || register == R.userControl || register == R.interruptPinConfig { updateBypass() }
     }
 
     public func read(start: UInt8, count: Int) -> [UInt8] {

@@ -20,6 +20,25 @@ public enum AccelerometerEmulators {
         case .mpu6050:
             bus.attach(MPU6050Emulator(physics: physics, noise: noise ?? 0.003, gyroNoise: gyroNoise ?? 0.05,
                                        seed: seed &+ 100), at: address)
+        case .mpu9250:
+            // An MPU-9250 already on the bus (the AK8963 rig's) keeps its magnetometer behind the new one.
+            let existing = (bus.device(at: address) as? MPU6050Emulator)?.magnetometer
+            let mpu = MPU6050Emulator(physics: physics, noise: noise ?? 0.003, gyroNoise: gyroNoise ?? 0.05,
+                                      seed: seed &+ 100, model: .mpu9250)
+            bus.attach(mpu, at: address)
+            if let existing { mpu.connect(magnetometer: existing.device, on: bus, at: existing.address) }
+        case .lsm6dsl, .lsm6dsox:
+            bus.attach(LSM6DSLEmulator(physics: physics, noise: noise ?? 0.001, gyroNoise: gyroNoise ?? 0.05,
+                                       seed: seed &+ 100, model: kind == .lsm6dsl ? .lsm6dsl : .lsm6dsox), at: address)
+        case .bno055:
+            // One chip for all nine axes: reuse the magnetometer rig's BNO055 when there is one.
+            if let chip = bus.device(at: address) as? BNO055Emulator {
+                if let noise { chip.accelerationNoise = noise }
+                if let gyroNoise { chip.gyroNoise = gyroNoise }
+            } else {
+                bus.attach(BNO055Emulator(physics: physics, accelerationNoise: noise ?? 0.002, gyroNoise: gyroNoise ?? 0.1,
+                                          seed: seed &+ 100), at: address)
+            }
         case .lsm9ds1:
             bus.attach(LSM9DS1AccelGyroEmulator(physics: physics, noise: noise ?? 0.002, gyroNoise: gyroNoise ?? 0.1,
                                                 seed: seed &+ 100), at: address)

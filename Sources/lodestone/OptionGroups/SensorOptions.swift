@@ -8,7 +8,7 @@ import Simulation
 struct SensorOptions: OptionGroup {
     static let simulate = Option("simulate", help: "use the built-in simulator instead of real hardware")
     static let sensor = Option("sensor", value: "NAME", help: "magnetometer: " + ChipKind.allCases.map(\.rawValue).joined(separator: ", ")
-        + " (default: the detected chip; with --simulate: the chip to emulate, default qmc5883l)")
+        + ", or a board: " + SensorAlias.all.map(\.name).joined(separator: ", ") + " (default: the detected chip; with --simulate: the chip to emulate, default qmc5883l)")
     static let bus = Option("bus", value: "N", help: "I²C bus number (/dev/i2c-N); default: scan every bus")
     static let address = Option("address", value: "0xNN", help: "I²C address of the magnetometer (default: the chip's usual one)")
     static let orientation = Option("orientation", value: "NAME", help: "how the board is mounted, e.g. x-forward-z-up (default: flat, "
@@ -26,7 +26,12 @@ struct SensorOptions: OptionGroup {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         var s = SensorSelection(simulate: arguments.flag(Self.simulate))
-        if let text = arguments.string(Self.sensor) { s.sensor = try Self.chip(text) }
+        if let text = arguments.string(Self.sensor) {
+            let alias = try Self.chip(text)
+            s.sensor = alias.chip
+            // A board's own accelerometer/gyro, unless --accelerometer says otherwise below.
+            if let partner = alias.accelerometer { s.accelerometer = .kind(partner) }
+        }
         s.bus = try arguments.int(Self.bus, in: 0...255)
         s.address = try Self.address(arguments)
         if let text = arguments.string(Self.orientation) {
@@ -67,13 +72,13 @@ struct SensorOptions: OptionGroup {
         selection = s
     }
 
-    /// `--sensor NAME` as a chip.
-    static func chip(_ text: String) throws(UsageError) -> ChipKind {
-        guard let kind = ChipKind(rawValue: text.lowercased()) else {
+    /// `--sensor NAME` as a chip, or a board with its accelerometer.
+    static func chip(_ text: String) throws(UsageError) -> SensorAlias {
+        guard let alias = SensorAlias.named(text) else {
             throw .invalidValue(option: sensor.name, value: text,
-                                expected: "one of " + ChipKind.allCases.map(\.rawValue).joined(separator: ", "))
+                                expected: "one of " + SensorAlias.acceptedNames.joined(separator: ", "))
         }
-        return kind
+        return alias
     }
 
     /// `--address 0xNN`, a 7-bit address a device may use.
