@@ -93,6 +93,7 @@ public final class LiveSession {
                                                      configFolder: runtime.environment.configFolder,
                                                      home: runtime.environment.value("HOME"))
         runtime.say("\(source.isSimulated ? "simulated " : "")\(source.info.summary); " + description)
+        for note in source.info.notes { runtime.say("warning: " + note) }
         let reader = source.makeReader(clock: ReaderClock(runtime.time, inbox: inbox))
         let pipeline = HeadingPipeline(PipelineSetup(
             profile: profile, settings: request.heading, orientation: source.orientation,
