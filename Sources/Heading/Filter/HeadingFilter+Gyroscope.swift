@@ -34,12 +34,7 @@ extension HeadingFilter {
         if a.flags.contains(.accelerationRejected) { flags.insert(.tiltHeld) }
         if a.flags.contains(.initialising) { flags.insert(.initialising) }
         if s.acceleration == nil { flags.insert(.levelOnly) }
-        switch expected?.zone {
-        case .blackout: flags.insert([.blackout, .caution])
-        case .caution: flags.insert(.caution)
-        default: break
-        }
-        if s.saturated { flags.insert([.saturated, .caution]) }
+        flags.formUnion(Self.conditionFlags(zone: expected?.zone, saturated: s.saturated))
 
         var deviation = 0.0
         if cardInUse {
@@ -61,11 +56,9 @@ extension HeadingFilter {
         // path adds it.
         let calibration = configuration.accuracy.accuracy(AccuracyInputs(horizontalField: horizontal,
                                                                           verticalField: level.z)).calibration
-        let combined = (a.accuracyDegrees * a.accuracyDegrees + calibration * calibration).squareRoot()
-        let accuracy = s.saturated || !combined.isFinite ? AccuracyModel.unavailable : Swift.min(AccuracyModel.unavailable, combined)
-        let trueAccuracy = declination.map { _ in
-            Swift.min(AccuracyModel.unavailable, (accuracy * accuracy + declinationUncertainty * declinationUncertainty).squareRoot())
-        }
+        let combined = Self.combined(a.accuracyDegrees, calibration)
+        let accuracy = s.saturated || !combined.isFinite ? AccuracyModel.unavailable : combined
+        let trueAccuracy = declination.map { _ in Self.combined(accuracy, declinationUncertainty) }
         let estimate = HeadingEstimate(
             monotonic: s.monotonic, wall: s.wall, magneticHeading: magnetic,
             trueHeading: declination.map { normalizeDegrees(magnetic + $0) },

@@ -110,12 +110,7 @@ public struct HeadingFilter: Sendable {
         let check = disturbance.update(fieldStrength: strength, inclination: reading.held ? nil : inclination,
                                        expected: expected, dt: dt)
         if check.disturbed { flags.insert(.disturbed) }
-        switch expected?.zone {
-        case .blackout: flags.insert([.blackout, .caution])
-        case .caution: flags.insert(.caution)
-        default: break
-        }
-        if s.saturated { flags.insert([.saturated, .caution]) }
+        flags.formUnion(Self.conditionFlags(zone: expected?.zone, saturated: s.saturated))
 
         // Deviation card.
         var deviation = 0.0, rawDeviation = 0.0
@@ -137,10 +132,7 @@ public struct HeadingFilter: Sendable {
             tiltKnown: reading.tilt != nil, tiltHeld: reading.held, tiltNoise: tiltNoise,
             disturbance: check.anomaly))
         if s.saturated { accuracy = AccuracyModel.unavailable }
-        let trueAccuracy = declination.map { _ in
-            Swift.min(AccuracyModel.unavailable,
-                      (accuracy * accuracy + declinationUncertainty * declinationUncertainty).squareRoot())
-        }
+        let trueAccuracy = declination.map { _ in Self.combined(accuracy, declinationUncertainty) }
 
         let estimate = HeadingEstimate(
             monotonic: s.monotonic, wall: s.wall, magneticHeading: magnetic,
@@ -168,6 +160,23 @@ extension HeadingFilter {
         case .none:
             return (nil, configuration.modelDeclinationUncertainty)
         }
+    }
+
+    /// The flags a field zone (blackout, caution) and a saturated magnetometer raise.
+    static func conditionFlags(zone: FieldZone?, saturated: Bool) -> HeadingFlags {
+        var flags: HeadingFlags = []
+        switch zone {
+        case .blackout: flags.insert([.blackout, .caution])
+        case .caution: flags.insert(.caution)
+        default: break
+        }
+        if saturated { flags.insert([.saturated, .caution]) }
+        return flags
+    }
+
+    /// Two independent errors in degrees combined (root sum of squares), capped at "unavailable".
+    static func combined(_ a: Double, _ b: Double) -> Double {
+        Swift.min(AccuracyModel.unavailable, (a * a + b * b).squareRoot())
     }
 
     /// The expected field at the declination source's position (cached), and whether it is stale.

@@ -3,6 +3,7 @@ import Geodesy
 import GNSS
 import Heading
 import HeadingLog
+import Linear
 import Navigation
 import Platform
 import Sensors
@@ -165,9 +166,8 @@ public final class LiveSession {
         guard let previous = lastGroundTrack, speed >= 1, previous.speed >= 1 else { return }
         let dt = time - previous.time
         guard dt > 0, dt <= 5 else { return }
-        var turn = (course - previous.course).truncatingRemainder(dividingBy: 360)
-        if turn > 180 { turn -= 360 } else if turn < -180 { turn += 360 }
-        pipeline.observeGroundTrack(speed: speed, speedRate: (speed - previous.speed) / dt, courseRate: turn / dt,
+        pipeline.observeGroundTrack(speed: speed, speedRate: (speed - previous.speed) / dt,
+                                    courseRate: angleDifference(course, previous.course) / dt,
                                     monotonic: receivedAt)
     }
 

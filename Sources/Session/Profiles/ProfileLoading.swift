@@ -95,7 +95,8 @@ public func abbreviatingHome(_ path: String, home: String?) -> String {
     return path
 }
 
-private func firstLine(_ s: String) -> String { String(s.split(separator: "\n").first ?? "") }
+/// The first line of a message (the rest is advice for another context).
+func firstLine(_ s: String) -> String { String(s.split(separator: "\n").first ?? "") }
 
 /// A `--calibration FILE` that cannot be applied to this sensor. Exit 65.
 public enum ProfileLoadingError: UserFacingError {

@@ -147,4 +147,3 @@ public struct SensorSelection: Sendable, Equatable {
     }
 }
 
-private func firstLine(_ s: String) -> String { String(s.split(separator: "\n").first ?? "") }

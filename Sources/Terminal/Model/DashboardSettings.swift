@@ -20,9 +20,9 @@ public enum SpeedUnit: String, Sendable, Equatable, CaseIterable {
     public func convert(metresPerSecond value: Double) -> Double {
         switch self {
         case .kilometresPerHour: return value * 3.6
-        case .knots: return value * 3600 / 1852
+        case .knots: return value * 3600 / UnitSystem.metresPerNauticalMile
         case .metresPerSecond: return value
-        case .milesPerHour: return value * 3600 / 1609.344
+        case .milesPerHour: return value * 3600 / UnitSystem.metresPerMile
         }
     }
 
