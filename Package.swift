@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Platform"]),
         .testTarget(name: "GNSSTests", dependencies: ["GNSS", "JSON"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "GNSS", "Geodesy", "Simulation", "Linear"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Sensors", "Geomagnetism", "GNSS"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Sensors", "Geomagnetism", "GNSS", "Attitude", "Linear", "Geodesy"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Geodesy", "Linear"], exclude: ["Snapshots"]),
         .testTarget(name: "HeadingLogTests", dependencies: ["HeadingLog"]),
         .testTarget(name: "OptionsTests", dependencies: ["Options"]),

@@ -18,7 +18,7 @@ private func threadCPUNanoseconds() -> UInt64 {
 }
 
 /// One BROAD trial: sensor rows and truth rows, one to one.
-private struct BroadTrial {
+struct BroadTrial {
     var name: String
     /// t, mag x y z (µT), accel x y z (g), gyro x y z (°/s).
     var raw: [[Double]]
@@ -48,7 +48,7 @@ private func loadTrials(_ folder: String) -> [BroadTrial] {
 }
 
 /// Heading error statistics over the metric rows (movement = 1, |pitch| ≤ 60°, finite truth).
-private struct HeadingScore {
+struct HeadingScore {
     var rmse: Double
     var p95: Double
     var coverage: Double
@@ -75,6 +75,8 @@ private func benchSettings() -> AttitudeSettings {
         "accelerationRejectionHold": \.accelerationRejectionHold,
         "accelerationRejectionMaximumDriftDegrees": \.accelerationRejectionMaximumDriftDegrees,
         "magneticTimeConstant": \.magneticTimeConstant,
+        "magneticDriftAllowanceDegrees": \.magneticDriftAllowanceDegrees,
+        "magneticMinimumTimeConstant": \.magneticMinimumTimeConstant,
         "magneticNormTolerance": \.magneticNormTolerance,
         "magneticDipToleranceDegrees": \.magneticDipToleranceDegrees,
         "magneticInnovationGateDegrees": \.magneticInnovationGateDegrees,
@@ -83,7 +85,8 @@ private func benchSettings() -> AttitudeSettings {
         "magneticLagTimeConstant": \.magneticLagTimeConstant,
         "magneticRejectionMaximumDriftDegrees": \.magneticRejectionMaximumDriftDegrees,
         "motionBiasTimeConstant": \.motionBiasTimeConstant,
-        "motionBiasAccelerationLimit": \.motionBiasAccelerationLimit,
+        "motionBiasInitialTimeConstant": \.motionBiasInitialTimeConstant,
+        "motionBiasUncertainty": \.motionBiasUncertainty,
         "motionBiasRateLimit": \.motionBiasRateLimit,
         "accuracyCoverageFactor": \.accuracyCoverageFactor,
         "tiltNoiseDegrees": \.tiltNoiseDegrees,
@@ -101,7 +104,7 @@ private func benchSettings() -> AttitudeSettings {
     return settings
 }
 
-private func score(_ trial: BroadTrial) -> HeadingScore {
+func score(_ trial: BroadTrial) -> HeadingScore {
     var filter = AttitudeFilter(settings: benchSettings())
     var accuracies: [Double] = []
     var disturbed = 0, rejected = 0
@@ -149,7 +152,7 @@ private func score(_ trial: BroadTrial) -> HeadingScore {
 }
 
 /// "attitude.reference.vqf.01" → (rmse, p95) from the reference file's JSON lines.
-private func loadReference(_ path: String?) -> [String: (rmse: Double, p95: Double)] {
+func loadReference(_ path: String?) -> [String: (rmse: Double, p95: Double)] {
     guard let path, let text = try? Files.readText(path) else { return [:] }
     var out: [String: (rmse: Double, p95: Double)] = [:]
     for line in text.split(separator: "\n") {
@@ -169,6 +172,7 @@ func runAttitudeBenchmarks() {
             StandardOutput().write("attitude.broad: skipped, no BROAD trials in \(folder) (make bench unpacks ../shared/data/broad there)\n")
         }
     }
+    runAttitudeScenarioBenchmarks(reference: reference)
     for trial in trials {
         let s = score(trial)
         var extra: [(String, String)] = [("rmse_deg", fixed(s.rmse, 2)), ("p95_deg", fixed(s.p95, 2)),

@@ -1,8 +1,17 @@
 // lodestone-bench: release benchmarks. `make bench` runs it.
 // Usage: lodestone-bench [FILTER]   (runs only benchmarks whose name contains FILTER)
 import Glibc
+import Platform
 
 let arguments = CommandLine.arguments.dropFirst()
+// `lodestone-bench --export-scenarios DIR`: writes the simulated attitude trials for the reference filters.
+if arguments.first == "--export-scenarios" {
+    guard let folder = arguments.dropFirst().first else {
+        StandardError().write("usage: lodestone-bench --export-scenarios DIR\n")
+        exit(64)
+    }
+    exit(exportSimulatedTrials(to: folder) ? 0 : 74)
+}
 nonisolated(unsafe) let report = BenchReport(filter: arguments.first)
 
 /// Registers and runs one benchmark (skipped when it does not match the filter).

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Heading accuracy of the reference filters VQF and x-io Fusion on BROAD trials, for `make bench`.
 
-Usage: reference_filters.py DIR   (DIR holds broad_NN_*_raw.csv and broad_NN_*_truth.csv, decompressed)
+Usage: reference_filters.py DIR   (DIR holds broad_NN_*_raw.csv and broad_NN_*_truth.csv, decompressed,
+and the simulated vehicles sim_NAME_raw.csv and sim_NAME_truth.csv that `lodestone-bench
+--export-scenarios DIR` writes)
 
 Prints one JSON object per trial and filter:
   {"benchmark": "attitude.reference.vqf.01", "rmse_deg": ..., "p95_deg": ..., "rows": ...}
@@ -73,7 +75,8 @@ def run_fusion(raw):
 
 def main():
     folder = sys.argv[1]
-    for raw_path in sorted(glob.glob(os.path.join(folder, "broad_*_raw.csv"))):
+    paths = glob.glob(os.path.join(folder, "broad_*_raw.csv")) + glob.glob(os.path.join(folder, "sim_*_raw.csv"))
+    for raw_path in sorted(paths):
         trial = os.path.basename(raw_path).split("_")[1]
         raw = np.loadtxt(raw_path, delimiter=",", skiprows=1)
         truth = np.loadtxt(raw_path.replace("_raw.csv", "_truth.csv"), delimiter=",", skiprows=1)

@@ -23,8 +23,14 @@ import Linear
 /// let accuracy = model.headingAccuracyDegrees(dipTangent: 1.7, settings: settings)
 /// ```
 public struct AttitudeAccuracyModel: Sendable {
-    /// Gyro bias uncertainty (°/s, 1σ).
-    public private(set) var biasUncertainty: Double
+    /// Gyro bias uncertainty (°/s, 1σ) about the horizontal axes, the part that tilts: learned at
+    /// rest or from gravity in motion.
+    public private(set) var tiltBiasUncertainty: Double
+    /// Gyro bias uncertainty (°/s, 1σ) about the vertical, the part that turns the heading: learned
+    /// at rest or from the field in motion.
+    public private(set) var headingBiasUncertainty: Double
+    /// The larger of the two (°/s, 1σ).
+    public var biasUncertainty: Double { max(tiltBiasUncertainty, headingBiasUncertainty) }
     /// Tilt drift since gravity last corrected it (degrees, 1σ).
     public private(set) var tiltDrift: Double = 30
     /// Tilt error let in with the gravity average: how far the specific force it followed leant from
@@ -38,7 +44,8 @@ public struct AttitudeAccuracyModel: Sendable {
     public private(set) var tiltResidualMeanSquare: Double = 0
 
     public init(settings: AttitudeSettings) {
-        biasUncertainty = settings.initialBiasUncertainty
+        tiltBiasUncertainty = settings.initialBiasUncertainty
+        headingBiasUncertainty = settings.initialBiasUncertainty
     }
 
     /// Tilt uncertainty (degrees, 1σ): gyro drift, the lean let in, and the averaged gravity's own noise.
@@ -59,16 +66,20 @@ public struct AttitudeAccuracyModel: Sendable {
     /// `rate` is the current rotation rate (°/s): integration errors that grow with any rotation,
     /// back and forth included (coning between samples, axis misalignment), add to the drift.
     public mutating func propagate(netRate: Vector3, rate: Double, dt: Double, settings: AttitudeSettings) {
-        biasUncertainty = min(settings.initialBiasUncertainty, biasUncertainty + settings.biasUncertaintyGrowth * dt)
+        let growth = settings.biasUncertaintyGrowth * dt
+        tiltBiasUncertainty = min(settings.initialBiasUncertainty, tiltBiasUncertainty + growth)
+        headingBiasUncertainty = min(settings.initialBiasUncertainty, headingBiasUncertainty + growth)
         let horizontal = (netRate.x * netRate.x + netRate.y * netRate.y).squareRoot()
         let rotation = settings.gyroRotationUncertainty * rate
-        tiltDrift = min(90, tiltDrift + (biasUncertainty + settings.gyroScaleUncertainty * horizontal + rotation) * dt)
-        headingDrift = min(180, headingDrift + (biasUncertainty + settings.gyroScaleUncertainty * abs(netRate.z) + rotation) * dt)
+        tiltDrift = min(90, tiltDrift + (tiltBiasUncertainty + settings.gyroScaleUncertainty * horizontal + rotation) * dt)
+        headingDrift = min(180, headingDrift
+            + (headingBiasUncertainty + settings.gyroScaleUncertainty * abs(netRate.z) + rotation) * dt)
     }
 
     /// The gyro is at rest and its bias is being learned with gain `gain`.
     public mutating func restCalibrated(gain: Double, settings: AttitudeSettings) {
-        biasUncertainty += gain * (settings.restBiasUncertainty - biasUncertainty)
+        tiltBiasUncertainty += gain * (settings.restBiasUncertainty - tiltBiasUncertainty)
+        headingBiasUncertainty += gain * (settings.restBiasUncertainty - headingBiasUncertainty)
     }
 
     /// Gravity corrected the tilt with gain `gain`; `residualDegrees` is the angle between the
@@ -93,7 +104,22 @@ public struct AttitudeAccuracyModel: Sendable {
     }
 
     /// Sets the bias uncertainty directly (kept across a restart).
-    public mutating func setBiasUncertainty(_ degreesPerSecond: Double) { biasUncertainty = degreesPerSecond }
+    /// The bias was learned in motion for one sample, from gravity (`tilt`) or from the field: that
+    /// part's uncertainty relaxes towards `motionBiasUncertainty` (never raising what a rest set).
+    public mutating func motionLearned(tilt: Bool, gain: Double, settings: AttitudeSettings) {
+        let target = settings.motionBiasUncertainty
+        if tilt {
+            if tiltBiasUncertainty > target { tiltBiasUncertainty += gain * (target - tiltBiasUncertainty) }
+        } else if headingBiasUncertainty > target {
+            headingBiasUncertainty += gain * (target - headingBiasUncertainty)
+        }
+    }
+
+    /// Restores both bias uncertainties (°/s), as kept across a restart.
+    public mutating func setBiasUncertainty(tilt: Double, heading: Double) {
+        tiltBiasUncertainty = tilt
+        headingBiasUncertainty = heading
+    }
 
     /// Sets the heading drift directly (at initialisation from one field measurement).
     public mutating func setHeadingDrift(_ degrees: Double) { headingDrift = degrees }

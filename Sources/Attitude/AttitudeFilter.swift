@@ -119,12 +119,12 @@ public struct AttitudeFilter: Sendable {
     /// magnetometer's lag.
     private mutating func restart() {
         let keptBias = bias, keptRestCalibrated = restCalibrated, keptLag = lag
-        let keptBiasUncertainty = accuracy.biasUncertainty
+        let keptBiasUncertainty = (accuracy.tiltBiasUncertainty, accuracy.headingBiasUncertainty)
         reset()
         bias = keptBias
         restCalibrated = keptRestCalibrated
         lag = keptLag
-        accuracy.setBiasUncertainty(keptBiasUncertainty)
+        accuracy.setBiasUncertainty(tilt: keptBiasUncertainty.0, heading: keptBiasUncertainty.1)
     }
 
     /// The orientation as of the last update.
@@ -202,13 +202,17 @@ public struct AttitudeFilter: Sendable {
         netRate += (earthRate - netRate) * lowPassGain(dt: dt, tau: settings.netRateTimeConstant)
         accuracy.propagate(netRate: netRate, rate: omegaNorm, dt: dt, settings: settings)
 
+        // Moving steadily enough for the references' corrections to teach the bias (each reference
+        // adds its own condition: that it is trusted now).
         let calm = !flags.contains(.atRest) && elapsed > settings.initialisationDuration
             && omegaNorm < settings.motionBiasRateLimit
-            && accel.map { abs($0.norm - 1) < settings.motionBiasAccelerationLimit } == true
-
-        if let accel { correctTilt(accel, dt: dt, calm: calm) }
-        if let field, tiltInitialised {
-            correctHeading(field, dt: dt, calm: calm, verticalRate: earthRate.z)
+        if let accel, correctTilt(accel, dt: dt, calm: calm) {
+            let tau = motionBiasTimeConstant(sigma: accuracy.tiltBiasUncertainty)
+            accuracy.motionLearned(tilt: true, gain: lowPassGain(dt: dt, tau: tau), settings: settings)
+        }
+        if let field, tiltInitialised, correctHeading(field, dt: dt, calm: calm, verticalRate: earthRate.z) {
+            let tau = motionBiasTimeConstant(sigma: accuracy.headingBiasUncertainty)
+            accuracy.motionLearned(tilt: false, gain: lowPassGain(dt: dt, tau: tau), settings: settings)
         }
         finishFlags(field: field)
     }
@@ -221,7 +225,25 @@ public struct AttitudeFilter: Sendable {
         return start + (tau - start) * elapsed / settings.initialisationDuration
     }
 
-    private mutating func correctTilt(_ accel: Vector3, dt: Double, calm: Bool) {
+    /// The heading's time constant now: `magneticTimeConstant`, shortened while the gyro bias about
+    /// the vertical is uncertain so that what it can drift in one time constant stays within
+    /// `magneticDriftAllowanceDegrees` (a fresh gyro leans on the field until its bias is learned).
+    private var headingTimeConstant: Double {
+        let allowance = settings.magneticDriftAllowanceDegrees / max(1e-6, accuracy.headingBiasUncertainty)
+        return max(settings.magneticMinimumTimeConstant, min(settings.magneticTimeConstant, allowance))
+    }
+
+    /// The time constant of learning the bias in motion from a reference whose part of the bias is
+    /// uncertain by `sigma` (°/s): `motionBiasInitialTimeConstant` for a gyro never calibrated,
+    /// lengthening as the bias is learned (in inverse proportion to its uncertainty) up to
+    /// `motionBiasTimeConstant` — a bias known from a rest is only refined, slowly.
+    private func motionBiasTimeConstant(sigma: Double) -> Double {
+        let scaled = settings.motionBiasInitialTimeConstant * settings.initialBiasUncertainty / max(1e-6, sigma)
+        return min(max(settings.motionBiasTimeConstant, 1), max(1, scaled))
+    }
+
+    /// Returns true when the correction taught the gyro bias.
+    private mutating func correctTilt(_ accel: Vector3, dt: Double, calm: Bool) -> Bool {
         var specific = accel
         var nedAcceleration: Vector3?
         if let vehicle = vehicleAcceleration, (lastTime ?? 0) - vehicleAccelerationTime <= settings.vehicleAccelerationHold {
@@ -252,7 +274,14 @@ public struct AttitudeFilter: Sendable {
         shortAverage += (inStrapdown - shortAverage) * lowPassGain(dt: dt, tau: settings.accelerationRejectionTimeConstant)
         let norm = shortAverage.norm
         let lateral = shortAverage.cross(referenceAverage).norm
-        let leans = lateral > rejectionTangent * shortAverage.dot(referenceAverage)
+        // The two averages also part by what an unlearned gyro bias turns the frame between their
+        // time constants: the lean tolerance covers that too (3σ), or a fresh gyro's bias would
+        // read as a lasting lean and lock the bias out of ever being learned.
+        let biasLean = 3 * accuracy.tiltBiasUncertainty
+            * max(0, settings.accelerationReferenceTimeConstant - settings.accelerationRejectionTimeConstant)
+        let tolerance = biasLean > settings.accelerationRejectionDegrees
+            ? tan(radians(min(60, biasLean))) : rejectionTangent
+        let leans = lateral > tolerance * shortAverage.dot(referenceAverage)
         // The angle between this sample's specific force and the vertical, as its sine (enough for
         // the accuracy model's scatter).
         let earth = inclination.rotate(inStrapdown)
@@ -306,7 +335,7 @@ public struct AttitudeFilter: Sendable {
             * (lowPassGain(dt: dt, tau: settings.accelerationReferenceTimeConstant) * gain / max(baseGain, 1e-300))
 
         // Turn the averaged specific force to point straight up (0, 0, −1).
-        guard let e = inclination.rotate(gravityAverage).normalized else { return }
+        guard let e = inclination.rotate(gravityAverage).normalized else { return false }
         let correction = Quaternion.levelling(up: e)
         inclination = (correction * inclination).renormalized
         // The short average's lean from the slow one is the tilt error this correction lets in.
@@ -315,29 +344,33 @@ public struct AttitudeFilter: Sendable {
         accuracy.tiltCorrected(gain: gain, residualDegrees: min(residual, 90), leanDegrees: leanDegrees,
                                averagingGain: lowPassGain(dt: dt, tau: settings.accelerationTimeConstant),
                                dt: dt, settings: settings)
-        if calm {
-            // The correction undoes what the bias error integrated: feed it back (Mahony-style).
-            let angle = Vector3(2 * correction.x, 2 * correction.y, 0)
-            let inBody = (inclination * strapdown).inverseRotate(angle)
-            adjustBias(by: inBody * (-degrees(1) / settings.motionBiasTimeConstant))
-        }
+        // While gravity is trusted in full, the correction undoes what the bias error integrated:
+        // feed it back (Mahony-style). Not while the specific force leans, nor for
+        // `accelerationRejectionHold` after (the average then holds some of the acceleration),
+        // whether or not the lean is being rejected.
+        guard calm, rejectionHold == 0 else { return false }
+        let angle = Vector3(2 * correction.x, 2 * correction.y, 0)
+        let inBody = (inclination * strapdown).inverseRotate(angle)
+        adjustBias(by: inBody * (-degrees(1) / motionBiasTimeConstant(sigma: accuracy.tiltBiasUncertainty)))
+        return true
     }
 
-    private mutating func correctHeading(_ field: Vector3, dt: Double, calm: Bool, verticalRate: Double) {
+    /// Returns true when the correction taught the gyro bias.
+    private mutating func correctHeading(_ field: Vector3, dt: Double, calm: Bool, verticalRate: Double) -> Bool {
         let tilted = inclination * strapdown
         let earth = tilted.rotate(field)
         let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
         let norm = earth.norm
         let dip = degrees(atan2(earth.z, horizontal))
         dipTangent = earth.z / max(horizontal, 1e-9 * norm)
-        guard horizontal > 1e-3 * norm else { return }
+        guard horizontal > 1e-3 * norm else { return false }
         let fieldHeading = atan2(earth.y, earth.x)
         if !headingInitialised {
             headingOffset = -fieldHeading
             headingInitialised = true
             accuracy.setHeadingDrift(5)
             _ = reference.update(norm: norm, dipDegrees: dip, dt: dt, gyroHoldExceeded: false, settings: settings)
-            return
+            return false
         }
         var innovation = remainder(-fieldHeading - headingOffset, 2 * Double.pi)
         if settings.magneticLagTimeConstant > 0 {
@@ -363,17 +396,17 @@ public struct AttitudeFilter: Sendable {
             fieldWeight = reference.weight(norm: norm, dipDegrees: dip, settings: settings)
         }
         if weight < 1 && settled { flags.insert(.magneticDisturbance) }
-        let tau = gate.recovering ? min(settings.magneticRecoveryTimeConstant, settings.magneticTimeConstant)
-                                  : settings.magneticTimeConstant
+        let tau = gate.recovering ? min(settings.magneticRecoveryTimeConstant, headingTimeConstant)
+                                  : headingTimeConstant
         let gain = lowPassGain(dt: dt, tau: ramped(tau)) * (settled ? weight : 1) * fieldWeight
         headingOffset = remainder(headingOffset + gain * innovation, 2 * Double.pi)
         accuracy.headingCorrected(gain: gain, innovationDegrees: degrees(innovation),
                                   averagingGain: lowPassGain(dt: dt, tau: settings.magneticTimeConstant))
-        if calm {
-            let weight = horizontal / norm
-            let inBody = tilted.inverseRotate(Vector3(0, 0, gain * innovation * weight))
-            adjustBias(by: inBody * (-degrees(1) / settings.motionBiasTimeConstant))
-        }
+        // Only a field trusted in full teaches the bias.
+        guard calm, weight == 1, fieldWeight == 1, !gate.recovering else { return false }
+        let inBody = tilted.inverseRotate(Vector3(0, 0, gain * innovation))
+        adjustBias(by: inBody * (-degrees(1) / motionBiasTimeConstant(sigma: accuracy.headingBiasUncertainty)))
+        return true
     }
 
     private mutating func adjustBias(by change: Vector3) {

@@ -75,6 +75,14 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// Time constant (s) of the heading correction from the magnetometer. Default 15 s.
     public var magneticTimeConstant: Double = 15
 
+    /// Heading drift (degrees) the gyro may accumulate in one heading time constant: while the gyro
+    /// bias about the vertical is uncertain (σ °/s), the time constant shortens to this / σ, down to
+    /// `magneticMinimumTimeConstant`. Default 2°.
+    public var magneticDriftAllowanceDegrees: Double = 2
+
+    /// Shortest heading time constant (s) that `magneticDriftAllowanceDegrees` can bring. Default 2 s.
+    public var magneticMinimumTimeConstant: Double = 2
+
     /// Relative deviation of |B| from the reference beyond which the field is disturbed (fraction);
     /// beyond it the heading correction is weighted by (tolerance / deviation)². Default 0.1 (10 %).
     public var magneticNormTolerance: Double = 0.1
@@ -139,12 +147,23 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// Time constant (s) with which the bias follows the averaged gyro at rest. Default 3 s.
     public var restBiasTimeConstant: Double = 3
 
-    /// Time constant (s) of the bias estimate while moving, from the corrections that gravity and the
-    /// field keep making. Used only in calm motion (see the two thresholds below). Default 100 s.
+    /// Time constant (s) of the bias estimate while moving, once settled, from the corrections that
+    /// gravity and the field keep making. Each reference teaches the bias only while it is trusted:
+    /// gravity while no acceleration is being rejected (an acceleration that averages out, such as a
+    /// boat's heave or a walker's steps, does not stop it), the field while it agrees with the
+    /// gyro and the reference. Default 100 s.
     public var motionBiasTimeConstant: Double = 100
 
-    /// Largest |specific force| − 1 g (g) at which motion bias estimation runs. Default 0.05 g.
-    public var motionBiasAccelerationLimit: Double = 0.05
+    /// Time constant (s) of the motion bias estimate for a gyro whose bias is uncertain by
+    /// `initialBiasUncertainty`: it lengthens in inverse proportion to the uncertainty, up to
+    /// `motionBiasTimeConstant`, so a fresh gyro's bias is learned in about a minute of moving,
+    /// then held steady, and one known from a rest is only refined. With `accelerationTimeConstant`
+    /// τ it forms a loop damped by ½·√(T/τ): keep T above τ, or the loop rings. Default 8 s.
+    public var motionBiasInitialTimeConstant: Double = 8
+
+    /// Gyro bias uncertainty (°/s) that learning in motion brings the estimate to, when there has
+    /// been no rest. Default 0.1 °/s.
+    public var motionBiasUncertainty: Double = 0.1
 
     /// Largest rotation rate (°/s) at which motion bias estimation runs. Default 30 °/s.
     public var motionBiasRateLimit: Double = 30

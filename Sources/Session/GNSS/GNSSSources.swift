@@ -9,11 +9,14 @@ import Simulation
 /// let gnss = simulatedGNSS(time: runtime.time)
 /// gnss.start()
 /// ```
-public func simulatedGNSS(time: any TimeSource) -> any GNSSSource {
+/// With `scenario` (the simulated sensors' motion), the receiver moves along its ground track, so
+/// course and heading agree.
+public func simulatedGNSS(time: any TimeSource, scenario: AttitudeScenario? = nil) -> any GNSSSource {
     var settings = GNSSWalkSettings(motion: .walk, startTime: time.wall().rounded(.down))
     settings.horizontalError = 3
     let seed = UInt64(truncatingIfNeeded: Int64(time.wall() * 1000))
-    return SimulatedGNSSSource(walk: GNSSWalk(settings: settings, seed: seed), clock: { time.monotonic() })
+    return SimulatedGNSSSource(walk: GNSSWalk(settings: settings, seed: seed, steering: scenario?.groundTrackOverTime),
+                               clock: { time.monotonic() })
 }
 
 /// Where `track` and `where` read fixes: gpsd, or the simulated receiver.

@@ -103,7 +103,8 @@ public final class LiveSession {
         switch request.gnss {
         case .none: gnss = nil
         case .gpsd(let address): gnss = GpsdClient(address: address)
-        case .automatic: gnss = source.isSimulated ? simulatedGNSS(time: runtime.time) : GpsdClient(address: .default)
+        case .automatic:
+            gnss = source.rig.map { simulatedGNSS(time: runtime.time, scenario: $0.setup.scenario) } ?? GpsdClient(address: .default)
         }
         return LiveSession(reader: reader, pipeline: pipeline, gnss: gnss, time: runtime.time,
                            distanceFilter: request.distanceFilter, learnsDeviation: request.heading.learnsDeviation,

@@ -76,9 +76,14 @@ public struct GNSSWalk: Sendable {
     var ephDrift = 0.0
     let homeLatitude: Double
     let homeLongitude: Double
+    /// When set, the true motion follows it (time since the first fix → course and speed) instead of
+    /// wandering: the receiver then moves with a simulated vehicle.
+    let steering: (@Sendable (Double) -> GroundTrack)?
 
-    public init(settings: GNSSWalkSettings = GNSSWalkSettings(), seed: UInt64 = 1) {
+    public init(settings: GNSSWalkSettings = GNSSWalkSettings(), seed: UInt64 = 1,
+                steering: (@Sendable (Double) -> GroundTrack)? = nil) {
         self.settings = settings
+        self.steering = steering
         rng = SplitMix64(seed: seed)
         let lat = settings.originLatitude.isFinite ? min(89, max(-89, settings.originLatitude)) : -33.8694
         let lon = settings.originLongitude.isFinite ? settings.originLongitude : 151.1990

@@ -9,6 +9,10 @@ extension GNSSWalk {
     /// Moves the true position one step: pauses now and then, wanders in heading, turns back
     /// toward home when too far out, and eases speed toward the cruise speed.
     mutating func advance(_ dt: Double) {
+        if let steering {
+            follow(steering, dt)
+            return
+        }
         if pauseLeft > 0 {
             pauseLeft -= dt
             trueSpeed = max(0, trueSpeed - 2 * dt)
@@ -39,6 +43,21 @@ extension GNSSWalk {
     }
 
     /// Steps the slowly drifting (first-order Gauss–Markov) position error and the reported eph.
+    /// Moves along a vehicle's ground track: the midpoint of the step's course and speed, so turns and
+    /// launches land where the vehicle went.
+    private mutating func follow(_ steering: @Sendable (Double) -> GroundTrack, _ dt: Double) {
+        let elapsed = Double(count) * (settings.interval > 0 && settings.interval.isFinite ? settings.interval : 1)
+        let middle = steering(elapsed - dt / 2)
+        let now = steering(elapsed)
+        guard middle.speed.isFinite, middle.course.isFinite, now.speed.isFinite, now.course.isFinite else { return }
+        trueSpeed = max(0, now.speed)
+        heading = normalizeDegrees(now.course)
+        guard middle.speed > 0, let here = try? GeoPoint(latitude: trueLatitude, longitude: trueLongitude),
+              let moved = try? Geodesic.direct(from: here, azimuth: middle.course, distance: middle.speed * dt) else { return }
+        trueLatitude = moved.point.latitude
+        trueLongitude = normalizeLongitude(moved.point.longitude)
+    }
+
     mutating func updateError(_ dt: Double) {
         let tau = max(1, settings.errorCorrelationSeconds)
         let a = exp(-dt / tau)

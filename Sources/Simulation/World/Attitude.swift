@@ -40,16 +40,27 @@ public struct Attitude: Sendable, Equatable {
 public struct AttitudeScenario: Sendable {
     private let function: @Sendable (Double) -> Attitude
     private let accelerationFunction: (@Sendable (Double) -> Vector3)?
+    private let groundTrackFunction: (@Sendable (Double) -> GroundTrack)?
     public let name: String
 
     /// A scenario from its attitude over time and, for a moving vehicle, its own acceleration over
-    /// time (NED, g; nil: the board does not accelerate, so the accelerometer reads gravity alone).
+    /// time (NED, g; nil: the board does not accelerate, so the accelerometer reads gravity alone)
+    /// and the way it moves over the ground (nil: the simulated receiver wanders on its own).
     public init(name: String, acceleration: (@Sendable (Double) -> Vector3)? = nil,
+                groundTrack: (@Sendable (Double) -> GroundTrack)? = nil,
                 _ function: @escaping @Sendable (Double) -> Attitude) {
         self.name = name
         self.function = function
         accelerationFunction = acceleration
+        groundTrackFunction = groundTrack
     }
+
+    /// How the board moves over the ground at time `t` (true course, speed), if the scenario says:
+    /// the simulated receiver then follows it, so its course agrees with the simulated heading.
+    public func groundTrack(at t: Double) -> GroundTrack? { groundTrackFunction?(t) }
+
+    /// The ground track over time, if the scenario moves over the ground.
+    public var groundTrackOverTime: (@Sendable (Double) -> GroundTrack)? { groundTrackFunction }
 
     /// The attitude at time `t` seconds since the start.
     public func attitude(at t: Double) -> Attitude { function(t) }
@@ -59,8 +70,10 @@ public struct AttitudeScenario: Sendable {
 
     /// The default: turning slowly on a table (one turn in `period` seconds, pausing now and then),
     /// with small tilts of a few degrees as a hand would leave it.
+    /// The receiver beside it walks where the board points, at 1.2 m/s (so the demo's course and
+    /// heading agree).
     public static func tableTurn(period: Double = 60, tilt: Double = 3) -> AttitudeScenario {
-        AttitudeScenario(name: "table") { t in
+        @Sendable func attitude(_ t: Double) -> Attitude {
             // Turn in 45° steps with smooth moves between pauses, so the display both moves and settles.
             let stepDuration = period / 8
             let phase = t / stepDuration
@@ -71,67 +84,8 @@ public struct AttitudeScenario: Sendable {
             return Attitude(roll: tilt * sin(2 * .pi * t / 7.3), pitch: tilt * 0.7 * sin(2 * .pi * t / 11.1 + 1),
                             yaw: yaw.truncatingRemainder(dividingBy: 360))
         }
-    }
-
-    /// A sailing boat on a course of `course`° (magnetic frame of the simulated world: yaw is true):
-    /// heeled 8° to port by the wind, rolling ±12° (period 6 s) and pitching ±4° (period 4.5 s) in a
-    /// swell that also heaves her ±0.2 g, the waves yawing her ±3°; 45 s in, and every 90 s after, she
-    /// tacks through 90° in 12 s, and the heel changes side. The heading a compass should hold is steady; the
-    /// accelerometer alone sees the heave and the roll.
-    public static func boat(course: Double = 70) -> AttitudeScenario {
-        let tackPeriod = 90.0, tackDuration = 12.0
-        @Sendable func courseAndSide(_ time: Double) -> (course: Double, side: Double) {
-            // The first tack comes 45 s in.
-            let t = time + tackPeriod - 45
-            let n = (t / tackPeriod).rounded(.down) - 1
-            let into = t - (n + 1) * tackPeriod
-            let progress = into < tackDuration ? 0.5 - 0.5 * cos(.pi * into / tackDuration) : 1
-            let from = n.truncatingRemainder(dividingBy: 2) == 0 ? 0.0 : 90.0
-            let to = from == 0 ? 90.0 : 0.0
-            let c = course + from + (to - from) * progress
-            let side = (from == 0 ? -1.0 : 1.0) * (1 - 2 * progress)
-            return (c, into < tackDuration ? side : (to == 0 ? -1 : 1))
-        }
-        return AttitudeScenario(name: "boat", acceleration: { t in
-            Vector3(0, 0, 0.2 * sin(2 * .pi * t / 4.5))
-        }) { t in
-            let (c, side) = courseAndSide(t)
-            return Attitude(roll: 8 * side + 12 * sin(2 * .pi * t / 6), pitch: 4 * sin(2 * .pi * t / 4.5 + 1),
-                            yaw: (c + 3 * sin(2 * .pi * t / 9)).truncatingRemainder(dividingBy: 360))
-        }
-    }
-
-    /// A car: every 40 s it pulls away at 0.3 g to 15 m/s, drives straight, turns 90° to the right
-    /// at 10°/s (0.27 g towards the inside of the turn), and brakes at 0.4 g to a stop. Level but for
-    /// the body leaning 2° in the turn and pitching 1° under acceleration and braking.
-    public static func car(course: Double = 20) -> AttitudeScenario {
-        let g = 9.80665, top = 15.0
-        let launch = top / (0.3 * g), brake = top / (0.4 * g)
-        let cycle = 40.0, turnStart = 12.0, turnDuration = 9.0
-        @Sendable func state(_ t: Double) -> (course: Double, speed: Double, along: Double, turnRate: Double) {
-            let n = (t / cycle).rounded(.down)
-            let into = t - n * cycle
-            let base = course + 90 * n
-            var speed = top, along = 0.0
-            if into < launch { speed = 0.3 * g * into; along = 0.3 }
-            let stop = cycle - 4
-            if into >= stop - brake && into < stop { speed = top - 0.4 * g * (into - (stop - brake)); along = -0.4 }
-            if into >= stop { speed = 0; along = 0 }
-            var turned = 0.0, rate = 0.0
-            if into >= turnStart { turned = min(90, (into - turnStart) * 10) }
-            if into >= turnStart && into < turnStart + turnDuration { rate = 10 }
-            return (base + turned, speed, along, rate)
-        }
-        return AttitudeScenario(name: "car", acceleration: { t in
-            let s = state(t)
-            let c = s.course * .pi / 180
-            let across = s.speed * s.turnRate * .pi / 180 / g
-            return Vector3(s.along * cos(c) - across * sin(c), s.along * sin(c) + across * cos(c), 0)
-        }) { t in
-            let s = state(t)
-            return Attitude(roll: s.turnRate > 0 ? 2 : 0, pitch: -2.5 * s.along,
-                            yaw: s.course.truncatingRemainder(dividingBy: 360))
-        }
+        return AttitudeScenario(name: "table", groundTrack: { t in GroundTrack(course: attitude(t).yaw, speed: 1.2) },
+                                attitude)
     }
 
     /// The vehicles `--scenario` names, with the default first.
@@ -140,10 +94,11 @@ public struct AttitudeScenario: Sendable {
         case "table": return .tableTurn()
         case "boat": return .boat()
         case "car": return .car()
+        case "walk": return .walk()
         default: return nil
         }
     }
-    public static let scenarioNames = ["table", "boat", "car"]
+    public static let scenarioNames = ["table", "boat", "car", "walk"]
 
     /// A constant attitude.
     public static func fixed(_ attitude: Attitude) -> AttitudeScenario {
