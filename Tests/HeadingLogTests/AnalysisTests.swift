@@ -194,7 +194,7 @@ struct AnalysisTests {
         #expect(s.rows == 2)
         #expect(s.malformedRows == 3)
         #expect(reported.map(\.line) == [3, 4, 7])
-        #expect(reported[0].description == "line 3: expected 27 fields, found 7")
+        #expect(reported[0].description == "line 3: expected 33 fields, found 7")
         #expect(reported[1].description.contains("heading_mag_deg '1O' is not a number"))
         #expect(reported[2].problem == .incompleteLastLine)
     }
@@ -234,7 +234,7 @@ struct AnalysisTests {
         var reported: [MalformedLine] = []
         let s = try LogAnalyzer.analyze(path: path) { reported.append($0) }.summary
         #expect(s.rows == 5)
-        #expect(reported.first?.description == "line 7: expected 29 fields, found 27")
+        #expect(reported.first?.description == "line 7: expected 35 fields, found 33")
     }
 
     @Test("writer and reader agree: a log written by LogSession reads back row for row")

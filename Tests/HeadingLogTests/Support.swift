@@ -50,6 +50,10 @@ func sampleRow(_ rng: inout SplitMix64, time t: Double, withFix: Bool = true) ->
     row.trueHeading = r(rng.nextUnit() * 359.999, 1000)
     row.accuracy = r(1 + rng.nextUnit() * 5, 100)
     row.flags = rng.nextUnit() < 0.3 ? ["disturbed", "tiltHeld"] : []
+    if rng.nextUnit() < 0.8 {
+        row.acceleration = Vector3(r(rng.nextGaussian() * 0.1, 1e5), r(rng.nextGaussian() * 0.1, 1e5), r(-1 + rng.nextGaussian() * 0.05, 1e5))
+        row.rotationRate = Vector3(r(rng.nextGaussian() * 20, 1e4), r(rng.nextGaussian() * 20, 1e4), r(rng.nextGaussian() * 20, 1e4))
+    }
     if withFix {
         row.gnssMode = "3d"
         row.latitude = r(-33.87 + rng.nextGaussian() * 0.01, 1e8)

@@ -36,6 +36,40 @@ struct WriterTests {
         #expect(all[6].hasPrefix("2023-11-14T22:13:20.500Z,0,"))
     }
 
+    @Test("a file from before the inertial columns keeps its layout when appended to, and reads back")
+    func firstReleaseLayout() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        let path = dir + "/old.csv"
+        let first = LogSchema.firstReleaseColumnCount
+        var old = row(0)
+        old.acceleration = Vector3(0, 0, -1)
+        var oldLine: [UInt8] = []
+        LogRowFormat.append(old, to: &oldLine, columns: first)
+        try write(LogSchema.header(columns: first) + "\n" + String(decoding: oldLine, as: UTF8.self), to: path)
+        let s = try LogSession(.init(path: path))
+        var new = row(1)
+        new.acceleration = Vector3(0.01, 0, -0.99)
+        new.rotationRate = Vector3(1, 2, 3)
+        try s.append(new)
+        try s.close()
+        let all = lines(path)
+        #expect(all.count == 3)
+        #expect(all.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == first },
+                "every line keeps the file's 27 columns")
+        let summary = try LogAnalyzer.analyze(path: path).summary
+        #expect(summary.rows == 2 && summary.malformedRows == 0)
+        // A new file gets every column, inertial ones included.
+        let fresh = dir + "/new.csv"
+        let t = try LogSession(.init(path: fresh))
+        try t.append(new)
+        try t.close()
+        #expect(lines(fresh).first == LogSchema.header)
+        let back = try LogRowParser().parse(lines(fresh)[1])
+        #expect(back.acceleration == Vector3(0.01, 0, -0.99) && back.rotationRate == Vector3(1, 2, 3))
+        let parsedOld = try LogRowParser(fieldCount: first, knownColumns: first).parse(all[2])
+        #expect(parsedOld.acceleration == nil && parsedOld.magneticHeading == new.magneticHeading)
+    }
+
     @Test("a file with another header is refused: exit 65, names the file, suggests a new name or --overwrite")
     func otherSchema() throws {
         let dir = try scratchFolder(); defer { removeFolder(dir) }

@@ -79,7 +79,7 @@ public enum LogAnalyzer {
                     let count: Int
                     switch match {
                     case .exact: count = LogSchema.fieldCount
-                    case .extended(let n): count = n
+                    case .extended(_, let n): count = n
                     case .other: return false
                     }
                     if let gpxPath = options.gpxPath {

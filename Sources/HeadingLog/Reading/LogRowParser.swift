@@ -40,7 +40,13 @@ public struct LogRowParser {
     public let fieldCount: Int
     private let fields = FieldSplitter()
 
-    public init(fieldCount: Int = LogSchema.fieldCount) { self.fieldCount = fieldCount }
+    /// How many of `LogSchema.columns` the file has (fewer in a file from before the later columns).
+    public let knownColumns: Int
+
+    public init(fieldCount: Int = LogSchema.fieldCount, knownColumns: Int = LogSchema.fieldCount) {
+        self.fieldCount = fieldCount
+        self.knownColumns = min(knownColumns, fieldCount, LogSchema.fieldCount)
+    }
 
     /// Parses a line (without its line end), column by column from `LogSchema.columns`.
     public func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> LogRow {
@@ -58,7 +64,7 @@ public struct LogRowParser {
         }
         var row = LogRow(time: 0, monotonic: 0)
         var components: [Double?] = [nil, nil, nil]   // of the vector being read
-        for (i, column) in LogSchema.columns.enumerated() {
+        for (i, column) in LogSchema.columns.prefix(knownColumns).enumerated() {
             let b = fields[i, in: line]
             switch column.field {
             case .time:

@@ -60,6 +60,10 @@ public struct LogRow: Sendable, Equatable {
     public var fixDistance: Double?
     /// Initial bearing from the previous fix, degrees from true north.
     public var fixBearing: Double?
+    /// Specific force measured by the accelerometer in body axes, g, before calibration.
+    public var acceleration: Vector3?
+    /// Rotation rate measured by the gyroscope in body axes, °/s, bias not removed.
+    public var rotationRate: Vector3?
 
     public init(time: Double, monotonic: Double, rawField: Vector3? = nil, calibratedField: Vector3? = nil,
                 fieldStrength: Double? = nil, roll: Double? = nil, pitch: Double? = nil,
@@ -67,7 +71,8 @@ public struct LogRow: Sendable, Equatable {
                 declinationSource: String? = nil, trueHeading: Double? = nil, accuracy: Double? = nil,
                 flags: [String] = [], gnssMode: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
                 altitude: Double? = nil, speed: Double? = nil, course: Double? = nil,
-                horizontalError: Double? = nil, fixDistance: Double? = nil, fixBearing: Double? = nil) {
+                horizontalError: Double? = nil, fixDistance: Double? = nil, fixBearing: Double? = nil,
+                acceleration: Vector3? = nil, rotationRate: Vector3? = nil) {
         self.time = time
         self.monotonic = monotonic
         self.rawField = rawField
@@ -91,6 +96,8 @@ public struct LogRow: Sendable, Equatable {
         self.horizontalError = horizontalError
         self.fixDistance = fixDistance
         self.fixBearing = fixBearing
+        self.acceleration = acceleration
+        self.rotationRate = rotationRate
     }
 
     /// True when the row carries a position (latitude and longitude).

@@ -13,10 +13,11 @@ import Platform
 /// LogRowFormat.append(row, to: &bytes)     // one line, ending in "\n"
 /// ```
 public enum LogRowFormat {
-    /// Appends the row's line (with its "\n") to `out`: one field per `LogSchema.columns` entry.
-    public static func append(_ row: LogRow, to out: inout [UInt8]) {
+    /// Appends the row's line (with its "\n") to `out`: one field per `LogSchema.columns` entry, or
+    /// per one of the first `columns` (to append to a file written before the later columns).
+    public static func append(_ row: LogRow, to out: inout [UInt8], columns: Int = LogSchema.fieldCount) {
         var first = true
-        for column in LogSchema.columns {
+        for column in LogSchema.columns.prefix(columns) {
             if !first { out.append(44) }
             first = false
             append(column.field, of: row, to: &out)

@@ -104,7 +104,23 @@ public enum LogSchema {
         Column("eph_m", "m", .number(\.horizontalError, decimals: 3), "estimated horizontal position error"),
         Column("fix_distance_m", "m", .number(\.fixDistance, decimals: 3), "distance travelled since the previous logged fix (movement, not jitter)"),
         Column("fix_bearing_deg", "°", .angle(\.fixBearing), "direction of that movement, from true north, [0, 360); empty while stationary"),
+        // Appended after the first release: the raw inertial sensors, so a logged trip can be processed again.
+        Column("acc_x_g", "g", .vectorComponent(\.acceleration, axis: 0, decimals: 5), "specific force, body x, before calibration; empty without an accelerometer"),
+        Column("acc_y_g", "g", .vectorComponent(\.acceleration, axis: 1, decimals: 5), "specific force, body y, before calibration"),
+        Column("acc_z_g", "g", .vectorComponent(\.acceleration, axis: 2, decimals: 5), "specific force, body z (−1 g when level and still)"),
+        Column("gyro_x_dps", "°/s", .vectorComponent(\.rotationRate, axis: 0, decimals: 4), "rotation rate about body x, bias not removed; empty without a gyroscope"),
+        Column("gyro_y_dps", "°/s", .vectorComponent(\.rotationRate, axis: 1, decimals: 4), "rotation rate about body y, bias not removed"),
+        Column("gyro_z_dps", "°/s", .vectorComponent(\.rotationRate, axis: 2, decimals: 4), "rotation rate about body z (positive turning to starboard), bias not removed"),
     ]
+
+    /// Columns in files written before the inertial columns were appended: such files are still
+    /// read, and appended to in their own layout.
+    public static let firstReleaseColumnCount = 27
+
+    /// The header line of the first `count` columns (without its line end).
+    public static func header(columns count: Int) -> String {
+        columns.prefix(count).map(\.name).joined(separator: ",")
+    }
 
     /// The header line without its line end.
     public static let header: String = columns.map(\.name).joined(separator: ",")
@@ -122,8 +138,10 @@ public enum LogSchema {
     public enum HeaderMatch: Sendable, Equatable {
         /// Exactly the version 1 header.
         case exact
-        /// Version 1's columns followed by more (a later version): `fieldCount` fields per row.
-        case extended(fieldCount: Int)
+        /// The first `knownColumns` of version 1's columns (all of them, or those of a file written
+        /// before the later ones were appended, at least `firstReleaseColumnCount`), followed by
+        /// more when a later version wrote it: `fieldCount` fields per row.
+        case extended(knownColumns: Int, fieldCount: Int)
         /// Something else: not a Lodestone log of a version this code understands.
         case other
     }
@@ -135,8 +153,15 @@ public enum LogSchema {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }   // a UTF-8 BOM from a spreadsheet
         let own = Array(header.utf8)
         if bytes == own { return .exact }
-        guard bytes.count > own.count, bytes.starts(with: own), bytes[own.count] == 44 else { return .other }
-        let extra = bytes[(own.count + 1)...].split(separator: 44, omittingEmptySubsequences: false).count
-        return .extended(fieldCount: fieldCount + extra)
+        for known in [columns.count, firstReleaseColumnCount] {
+            let prefix = known == columns.count ? own : Array(header(columns: known).utf8)
+            guard bytes.starts(with: prefix) else { continue }
+            if bytes.count == prefix.count { return .extended(knownColumns: known, fieldCount: known) }
+            // Only a later version's columns may follow all of ours.
+            guard known == columns.count, bytes[prefix.count] == 44 else { continue }
+            let extra = bytes[(prefix.count + 1)...].split(separator: 44, omittingEmptySubsequences: false).count
+            return .extended(knownColumns: known, fieldCount: known + extra)
+        }
+        return .other
     }
 }

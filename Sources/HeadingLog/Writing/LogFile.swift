@@ -16,6 +16,9 @@ final class LogFile {
     private(set) var droppedBytes = 0
     /// True for a regular file (devices and pipes are written to without checks or repair).
     let isRegular: Bool
+    /// How many of `LogSchema.columns` the rows of this file have: all, unless it is an existing
+    /// file written before the later columns were appended (it keeps its own layout).
+    private(set) var columnCount = LogSchema.fieldCount
 
     init(path: String, header: [UInt8], overwrite: Bool) throws(LogError) {
         self.path = path
@@ -113,7 +116,11 @@ final class LogFile {
         }
         var line = Array(head[..<newline])
         if line.last == 13 { line.removeLast() }
-        if line != Array(header.dropLast()) { throw otherSchema(line) }
+        if line == Array(header.dropLast()) { return }
+        // An earlier layout of the same version: keep appending in it.
+        guard header == LogSchema.headerLine, case .extended(let known, let fields) = LogSchema.match(header: line),
+              known == fields else { throw otherSchema(line) }
+        columnCount = known
     }
 
     private func otherSchema(_ found: [UInt8]) -> LogError {

@@ -95,8 +95,14 @@ public final class LogSession {
         if monotonicOrigin == nil { monotonicOrigin = row.monotonic }
         row.monotonic -= monotonicOrigin ?? 0
         scratch.removeAll(keepingCapacity: true)
-        LogRowFormat.append(row, to: &scratch)
+        let columns = file?.columnCount ?? LogSchema.fieldCount
+        LogRowFormat.append(row, to: &scratch, columns: columns)
         try rotateIfNeeded(rowTime: row.time, rowBytes: scratch.count)
+        if let f = file, f.columnCount != columns {
+            // Rotated from a file of an earlier layout into a new one: the row in the new layout.
+            scratch.removeAll(keepingCapacity: true)
+            LogRowFormat.append(row, to: &scratch, columns: f.columnCount)
+        }
         buffer.append(contentsOf: scratch)
         bufferedRows += 1
         if buffer.count >= options.bufferLimit { try flush() }

@@ -136,8 +136,11 @@ struct Recording {
             throw .missingColumns(path: path, found: names.map { sanitize($0) })
         }
         let time = index("t") ?? (Self.all(logged) != nil ? index("monotonic_s") : nil)
-        return (x, y, z, time, Self.all((index("ax"), index("ay"), index("az"))),
-                Self.all((index("gx"), index("gy"), index("gz"))))
+        // The log's raw accelerometer (g) and gyroscope (°/s) columns, in body axes like its field.
+        return (x, y, z, time,
+                Self.all((index("ax"), index("ay"), index("az"))) ?? Self.all((index("acc_x_g"), index("acc_y_g"), index("acc_z_g"))),
+                Self.all((index("gx"), index("gy"), index("gz")))
+                    ?? Self.all((index("gyro_x_dps"), index("gyro_y_dps"), index("gyro_z_dps"))))
     }
 
     private static func all(_ t: (Int?, Int?, Int?)) -> (Int, Int, Int)? {

@@ -198,7 +198,8 @@ public final class LiveSession {
                          magneticHeading: e?.magneticHeading, declination: e?.declination,
                          declinationSource: e?.declinationSource.label, trueHeading: e?.trueHeading,
                          accuracy: e.flatMap { $0.isAccuracyAvailable ? $0.accuracy : nil },
-                         flags: e?.flags.names ?? [])
+                         flags: e?.flags.names ?? [],
+                         acceleration: sample.acceleration, rotationRate: sample.rotationRate)
         if let fix = currentFix(), fix.hasPosition {
             row.gnssMode = fix.mode == .threeD ? "3d" : "2d"
             row.latitude = fix.lat
