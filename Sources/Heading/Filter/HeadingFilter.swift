@@ -128,7 +128,8 @@ public struct HeadingFilter: Sendable {
         // Accuracy.
         let tiltNoise = configuration.tilt.noiseG * noiseReduction(alpha: reading.alpha)
         var accuracy = model.totalAccuracy(AccuracyInputs(
-            horizontalField: horizontal, verticalField: level.z, smoothingAlpha: smoother.alpha,
+            horizontalField: Self.accuracyHorizontalField(measured: horizontal, expected: expected),
+            verticalField: level.z, smoothingAlpha: smoother.alpha,
             tiltKnown: reading.tilt != nil, tiltHeld: reading.held, tiltNoise: tiltNoise,
             disturbance: check.anomaly))
         if s.saturated { accuracy = AccuracyModel.unavailable }
@@ -173,6 +174,21 @@ extension HeadingFilter {
         if saturated { flags.insert([.saturated, .caution]) }
         return flags
     }
+
+    /// The horizontal field errors are measured against (µT): the measured one, but never more than
+    /// the Earth's — the model's where it gives one, else the strongest anywhere on Earth. An
+    /// uncalibrated board's hard iron inflates the measured field, and an error of so many µT turns
+    /// the heading by its ratio to the Earth's field, not to the inflated one.
+    static func accuracyHorizontalField(measured: Double, expected: ExpectedField?) -> Double {
+        guard let h = expected?.horizontalField, h.isFinite, h > 0 else {
+            return Swift.min(measured, strongestHorizontalField)
+        }
+        return Swift.min(measured, h)
+    }
+
+    /// The strongest horizontal component of the Earth's field anywhere (µT): about 41 µT, near the
+    /// magnetic equator south of India and over Indonesia (WMM2025, rounded up).
+    static let strongestHorizontalField = 42.0
 
     /// Two independent errors in degrees combined (root sum of squares), capped at "unavailable".
     static func combined(_ a: Double, _ b: Double) -> Double {
