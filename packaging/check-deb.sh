@@ -76,7 +76,7 @@ check "lodestone --version says the package's version ($package_version)" \
 check "no library from the Swift toolchain is needed" \
     sh -c "! ldd /usr/bin/lodestone | grep -E 'not found|libswift|libFoundation|libdispatch|/opt/'"
 check "a simulated reading works (lodestone watch --simulate --once)" \
-    sh -c "env -i PATH=/usr/bin:/bin HOME=/nonexistent XDG_CONFIG_HOME=/tmp /usr/bin/lodestone watch --simulate --once --no-gnss --location -33.87,151.21 | grep -q 'true'"
+    sh -c "env -i PATH=/usr/bin:/bin HOME=/nonexistent XDG_CONFIG_HOME=/tmp /usr/bin/lodestone watch --simulate --once --no-gnss --location -33.87,151.21 2>/dev/null | grep -q 'true'"
 
 # The man page: found by man (no database needed) and rendered without a warning.
 manpage=/usr/share/man/man1/lodestone.1.gz
@@ -101,8 +101,12 @@ else
     echo "  --    zsh is not installed; its script not checked"
 fi
 if command -v fish >/dev/null; then
+    # A home of its own, so that no user configuration takes part (--no-config would also drop the
+    # vendor folders from fish's completion path).
+    fish_home=$(mktemp -d)
     check "fish loads its script from the vendor folder" \
-        sh -c "HOME=/tmp XDG_CONFIG_HOME=/tmp/check-deb-fish fish --no-config -c 'complete -C \"lodestone watch --uni\"' | grep -q -- --units"
+        sh -c "HOME=$fish_home XDG_CONFIG_HOME=$fish_home/config XDG_DATA_HOME=$fish_home/data fish -c 'complete -C \"lodestone watch --uni\"' | grep -q -- --units"
+    rm -rf "$fish_home"
 else
     echo "  --    fish is not installed; its script not checked"
 fi
@@ -144,7 +148,7 @@ for unit in lodestone-serve.service lodestone-log.service; do
         check "$unit is masked until purge (a link to /dev/null)" test "$(readlink "/etc/systemd/system/$unit")" = /dev/null
     fi
 done
-check "the service user stays until purge" getent passwd lodestone
+check "the service user stays until purge" sh -c "getent passwd lodestone >/dev/null"
 
 echo "check-deb: apt purge lodestone"
 check "apt purges the package" apt_quiet purge lodestone
@@ -160,7 +164,26 @@ if [ "$user_existed" = no ]; then
     check "the service user and its group are gone" sh -c "! getent passwd lodestone && ! getent group lodestone"
 fi
 if [ "$i2c_existed" = no ]; then
-    check "the i2c group it created stays (i2c-tools and other users share it)" getent group i2c
+    check "the i2c group it created stays (i2c-tools and other users share it)" sh -c "getent group i2c >/dev/null"
+fi
+
+# Logs written by the service are data: purge keeps them and the account that owns them, expired;
+# installing again brings it back.
+echo "check-deb: purge with logs kept"
+if apt_quiet install --no-install-recommends "${include[@]}" "$deb"; then
+    install -d -o lodestone -g lodestone /var/lib/lodestone
+    echo "time,monotonic_s" > /var/lib/lodestone/heading.csv
+    chown lodestone:lodestone /var/lib/lodestone/heading.csv
+    check "apt purges the package with logs in /var/lib/lodestone" apt_quiet purge lodestone
+    check "the logs are kept" test -s /var/lib/lodestone/heading.csv
+    check "their owner stays, expired" sh -c "[ \"\$(getent shadow lodestone | cut -d: -f8)\" = 1 ]"
+    apt_quiet install --no-install-recommends "${include[@]}" "$deb"
+    check "installing again brings it back" sh -c "[ -z \"\$(getent shadow lodestone | cut -d: -f8)\" ]"
+    apt_quiet purge lodestone
+    rm -rf /var/lib/lodestone
+    [ "$user_existed" = yes ] || deluser --quiet --system lodestone >/dev/null 2>&1 || true
+else
+    fail "apt installs the package again"
 fi
 
 finish
