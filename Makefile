@@ -76,7 +76,7 @@ test: test-deps
 	$(SWIFT) test --disable-xctest
 
 bench: bench-deps
-	$(SWIFT) build $(RELEASE) --product lodestone-bench
+	$(BUILD_ENV) $(SWIFT) build $(RELEASE) --product lodestone-bench
 	@mkdir -p .build/bench
 	@cc -O2 -o .build/bench/geod_inverse_bench Benchmarks/c/geod_inverse_bench.c -lproj -lm
 	@rm -rf .build/bench/broad .build/bench/attitude_reference.jsonl; mkdir -p .build/bench/broad
