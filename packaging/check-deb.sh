@@ -48,12 +48,14 @@ apt_quiet update || echo "check-deb: apt-get update failed; using the package li
 # shellcheck disable=SC2086
 apt_quiet install --no-install-recommends "${tools[@]}" $depends || die "cannot install the dependencies"
 
-# The file system apart from what changes by itself (logs, caches, apt's and dpkg's own state).
+# The file system apart from what changes by itself (logs, caches, apt's and dpkg's own state, the
+# backups shadow's tools keep of /etc/passwd, /etc/group and the like).
 snapshot() {
     find /etc /usr /lib /var/lib /opt -xdev \
         \( -path /var/lib/dpkg -o -path /var/lib/apt -o -path /var/lib/ucf -o -path /var/lib/man-db \
            -o -path /opt/swift -o -path /var/lib/systemd/deb-systemd-helper-enabled \
-           -o -path /var/lib/systemd/deb-systemd-helper-masked -o -path /etc/ld.so.cache \) -prune \
+           -o -path /var/lib/systemd/deb-systemd-helper-masked -o -path /etc/ld.so.cache \
+           -o -path '/etc/*-' \) -prune \
         -o -print 2>/dev/null | LC_ALL=C sort
 }
 before=$(mktemp); after_remove=$(mktemp); after_purge=$(mktemp); listed=$(mktemp)
