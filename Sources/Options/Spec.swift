@@ -14,8 +14,9 @@ public struct Option: Sendable {
     public var help: String
     /// May be given more than once (values accumulate).
     public var repeatable: Bool
-    /// The words the value must be one of (empty: any value). `ParsedArguments.choice(_:)` checks them,
-    /// and the shell completions offer them.
+    /// The words the value can be (empty: any value): the shell completions offer them, and
+    /// `ParsedArguments.choice(_:)` accepts only them. Options with their own parsing (a sensor name,
+    /// an orientation) list their accepted names here for the completions.
     public var choices: [String]
 
     public init(_ name: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false,
