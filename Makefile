@@ -2,18 +2,37 @@
 #   make run      install what is missing, build release, start the compass on the simulator
 #   make test     install what the tests need (incl. gpsd for the integration tests), run them
 #   make bench    release benchmarks: one JSON object per line, then a table
-#   make install  copy the binary to $(PREFIX)/bin (default /usr/local)
+#   make build    release binary, man page and shell completions (as yourself, never as root)
+#   make install  install what `make build` made under $(PREFIX) (default /usr/local); never builds
+#   make deb      a Debian package for this machine's architecture (packaging/build-deb.sh)
+#   make check-deb  after make deb, as root on Debian 12: install, check, remove and purge it
 
 PREFIX    ?= /usr/local
 SWIFT     ?= swift
 RELEASE   := -c release --static-swift-stdlib
 BUILD_DEBS := libi2c-dev libgps-dev libmosquitto-dev
-TEST_DEBS  := $(BUILD_DEBS) gpsd gpsd-tools gpsd-clients tmux mosquitto mosquitto-clients
+TEST_DEBS  := $(BUILD_DEBS) gpsd gpsd-tools gpsd-clients tmux mosquitto mosquitto-clients \
+              groff-base zsh fish
 BENCH_DEBS := $(BUILD_DEBS) libproj-dev gcc
 # BROAD trials (real IMU with optical truth) for the attitude accuracy figures; skipped when absent.
 BROAD_DIR ?= ../shared/data/broad
 
-.PHONY: run test bench build install deps test-deps bench-deps clean
+# Build facts for `lodestone --version` (Package.swift reads them from the environment; changing them
+# recompiles one C file). The date honours SOURCE_DATE_EPOCH, for reproducible packages.
+BUILD_COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && \
+                  { git diff --quiet HEAD -- 2>/dev/null || c="$$c-dirty"; } && echo "$$c" || echo unknown)
+BUILD_DATE   := $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" +%Y-%m-%d)
+BUILD_ENV    := LODESTONE_BUILD_COMMIT=$(BUILD_COMMIT) LODESTONE_BUILD_DATE=$(BUILD_DATE)
+# What `make build` makes besides the binary, for `make install` and `make deb`.
+DIST      := .build/dist
+BINDIR    ?= $(PREFIX)/bin
+MANDIR    ?= $(PREFIX)/share/man
+UNITDIR   ?= $(PREFIX)/lib/systemd/system
+UNITS     := hardware/systemd/lodestone-serve.service hardware/systemd/lodestone-log.service
+# Tools `make deb` and `make check-deb` use.
+DEB_DEBS  := dpkg-dev lintian
+
+.PHONY: run test bench build install deps test-deps bench-deps clean deb check-deb deb-deps
 
 # Installs the Debian packages named in $(1) that are missing: apt-get as root, sudo otherwise.
 define ensure_debs
@@ -41,7 +60,13 @@ bench-deps:
 	  || echo "lodestone: could not pip install vqf imufusion numpy; the VQF/Fusion reference figures will be missing"
 
 build: deps
-	$(SWIFT) build $(RELEASE) --product lodestone
+	$(BUILD_ENV) $(SWIFT) build $(RELEASE) --product lodestone
+	@rm -rf $(DIST) && mkdir -p $(DIST)
+	.build/release/lodestone help --man > $(DIST)/lodestone.1
+	.build/release/lodestone completion bash > $(DIST)/lodestone.bash
+	.build/release/lodestone completion zsh > $(DIST)/_lodestone
+	.build/release/lodestone completion fish > $(DIST)/lodestone.fish
+	@.build/release/lodestone --version
 
 run: build
 	.build/release/lodestone watch --simulate
@@ -51,7 +76,7 @@ test: test-deps
 	$(SWIFT) test --disable-xctest
 
 bench: bench-deps
-	$(SWIFT) build $(RELEASE) --product lodestone-bench
+	$(BUILD_ENV) $(SWIFT) build $(RELEASE) --product lodestone-bench
 	@mkdir -p .build/bench
 	@cc -O2 -o .build/bench/geod_inverse_bench Benchmarks/c/geod_inverse_bench.c -lproj -lm
 	@rm -rf .build/bench/broad .build/bench/attitude_reference.jsonl; mkdir -p .build/bench/broad
@@ -67,9 +92,39 @@ bench: bench-deps
 	  LODESTONE_BROAD_DIR=.build/bench/broad LODESTONE_ATTITUDE_REFERENCE=.build/bench/attitude_reference.jsonl \
 	  .build/release/lodestone-bench
 
-install: build
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 .build/release/lodestone $(DESTDIR)$(PREFIX)/bin/lodestone
+# Installs what `make build` made and never builds: under sudo the toolchain is usually not on PATH,
+# and a build as root would leave root-owned files in .build.
+install:
+	@for f in .build/release/lodestone $(DIST)/lodestone.1 $(DIST)/lodestone.bash $(DIST)/_lodestone $(DIST)/lodestone.fish; do \
+	  if [ ! -f "$$f" ]; then echo "lodestone: $$f is not built: run 'make build' first (as yourself), then 'sudo make install'" >&2; exit 1; fi; \
+	done
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(UNITDIR) \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 .build/release/lodestone $(DESTDIR)$(BINDIR)/lodestone
+	install -m 644 $(DIST)/lodestone.1 $(DESTDIR)$(MANDIR)/man1/lodestone.1
+	install -m 644 $(DIST)/lodestone.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/lodestone
+	install -m 644 $(DIST)/_lodestone $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_lodestone
+	install -m 644 $(DIST)/lodestone.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/lodestone.fish
+	@for u in $(UNITS); do \
+	  sed 's|/usr/local/bin/lodestone|$(BINDIR)/lodestone|g' "$$u" > $(DESTDIR)$(UNITDIR)/$$(basename "$$u") && \
+	  chmod 644 $(DESTDIR)$(UNITDIR)/$$(basename "$$u") && echo "installed $(DESTDIR)$(UNITDIR)/$$(basename "$$u")"; \
+	done
+	@echo "lodestone: installed $$($(DESTDIR)$(BINDIR)/lodestone --version 2>/dev/null || echo "in $(DESTDIR)$(BINDIR)")"
+	@echo "For the services: a 'lodestone' user in the i2c group, then 'systemctl daemon-reload' (see hardware/systemd/README.md)"
+
+deb-deps:
+	$(call ensure_debs,$(DEB_DEBS))
+
+# A Debian package of the static-stdlib release build: installing it needs no toolchain.
+deb: build deb-deps
+	packaging/build-deb.sh .build/release/lodestone $(DIST) .build/deb
+
+# The package's check, as root on Debian 12 (CI runs `make deb check-deb` after `make test`): installs,
+# checks, removes and purges what `make deb` made; like install, it never builds.
+check-deb:
+	@ls .build/deb/lodestone_*.deb >/dev/null 2>&1 || { echo "lodestone: no package in .build/deb: run 'make deb' first" >&2; exit 1; }
+	packaging/check-deb.sh .build/deb/lodestone_*.deb
 
 clean:
 	rm -rf .build

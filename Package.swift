@@ -8,6 +8,16 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// Build facts for `lodestone --version`, set by the Makefile (`make build`, `make deb`); a plain
+/// `swift build` says "unknown". Only text made of safe characters is taken, so a value cannot break
+/// the C string it becomes. Changing them recompiles one C file and relinks.
+func buildFact(_ name: String) -> String {
+    let value = Context.environment[name] ?? ""
+    let safe = !value.isEmpty && value.count <= 64
+        && value.unicodeScalars.allSatisfy { $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) || "-.:+_".unicodeScalars.contains($0) }
+    return "\"" + (safe ? value : "unknown") + "\""
+}
+
 let package = Package(
     name: "lodestone",
     platforms: [.macOS(.v15)],
@@ -16,6 +26,12 @@ let package = Package(
         .executable(name: "lodestone-bench", targets: ["LodestoneBench"]),
     ],
     targets: [
+        // MARK: Build facts (commit and date) for --version, from the Makefile's environment
+        .target(name: "BuildInfo", cSettings: [
+            .define("LODESTONE_BUILD_COMMIT", to: buildFact("LODESTONE_BUILD_COMMIT")),
+            .define("LODESTONE_BUILD_DATE", to: buildFact("LODESTONE_BUILD_DATE")),
+        ]),
+
         // MARK: System libraries (the only C we call)
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
         .systemLibrary(name: "CGPS", path: "Sources/CGPS"),
@@ -58,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "lodestone",
             dependencies: [
-                "Options", "Session", "Platform", "Sensors", "GNSS", "Calibration", "Heading", "Geomagnetism", "Simulation",
+                "BuildInfo", "Options", "Session", "Platform", "Sensors", "GNSS", "Calibration", "Heading", "Geomagnetism", "Simulation",
                 "Geodesy", "HeadingLog", "Terminal", "Outputs",
             ],
             swiftSettings: strict),

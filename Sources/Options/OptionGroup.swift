@@ -58,6 +58,12 @@ extension ParsedArguments {
         try choice(checked(option), from: choices)
     }
 
+    /// The option as one of the words it declares (`Option.choices`).
+    public func choice(_ option: Option) throws(UsageError) -> String? {
+        assert(!option.choices.isEmpty, "--\(option.name) declares no choices")
+        return try choice(checked(option), from: option.choices)
+    }
+
     /// Two comma-separated numbers, e.g. `--location -33.87,151.21`.
     public func pair(_ option: Option, expected: String) throws(UsageError) -> (Double, Double)? {
         try pair(checked(option), expected: expected)

@@ -14,13 +14,19 @@ public struct Option: Sendable {
     public var help: String
     /// May be given more than once (values accumulate).
     public var repeatable: Bool
+    /// The words the value can be (empty: any value): the shell completions offer them, and
+    /// `ParsedArguments.choice(_:)` accepts only them. Options with their own parsing (a sensor name,
+    /// an orientation) list their accepted names here for the completions.
+    public var choices: [String]
 
-    public init(_ name: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false, help: String) {
+    public init(_ name: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false,
+                choices: [String] = [], help: String) {
         self.name = name
         self.short = short
         self.valueName = value
         self.help = help
         self.repeatable = repeatable
+        self.choices = choices
     }
 
     public var isFlag: Bool { valueName == nil }

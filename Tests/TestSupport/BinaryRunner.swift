@@ -22,8 +22,23 @@ public struct RunResult {
 /// (then SIGKILL one second later). Output is collected in full.
 public func runLodestone(_ arguments: [String], stdin: String? = nil, timeout: Double = 20,
                   environment: [String: String] = [:], signalAfter: Double? = nil) throws -> RunResult {
+    try runProgram(lodestoneBinaryPath, arguments, stdin: stdin, timeout: timeout, environment: environment,
+                   signalAfter: signalAfter)
+}
+
+/// The full path of a program found on $PATH (or in /usr/bin, /bin), nil when it is not installed.
+public func executablePath(named name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    return (path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin", "/usr/sbin"])
+        .map { $0 + "/" + name }
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// Runs any program as `runLodestone` runs the binary.
+public func runProgram(_ path: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 20,
+                       environment: [String: String] = [:], signalAfter: Double? = nil) throws -> RunResult {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: lodestoneBinaryPath)
+    process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     for (k, v) in environment { env[k] = v }

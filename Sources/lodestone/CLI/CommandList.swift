@@ -11,4 +11,5 @@ var allCommands: [any Command.Type] {[
     LogCommand.self,
     AnalyzeCommand.self,
     HeadingCommand.self,
+    CompletionCommand.self,
 ]}

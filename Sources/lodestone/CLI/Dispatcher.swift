@@ -10,14 +10,17 @@ enum Dispatcher {
         }
         switch first {
         case "--help", "-h", "help":
-            if first == "help", arguments.count > 1, let command = find(arguments[1]) {
+            if first == "help", arguments.count == 2, arguments[1] == "--man" {
+                // For maintainers: `make build` and `make deb` install the man page this prints.
+                StandardOutput().write(manPage(for: lodestoneInterface, date: buildDate()))
+            } else if first == "help", arguments.count > 1, let command = find(arguments[1]) {
                 StandardOutput().write(helpText(for: command.spec))
             } else {
                 StandardOutput().write(overview())
             }
             return .success
         case "--version", "-V", "version":
-            StandardOutput().write("lodestone \(lodestoneVersion)\n")
+            StandardOutput().write(versionText())
             return .success
         default:
             break
@@ -51,24 +54,6 @@ enum Dispatcher {
     }
 
     static func overview() -> String {
-        var lines = [
-            "lodestone \(lodestoneVersion): a compass and heading toolkit for I²C magnetometers and gpsd",
-            "",
-            "usage: lodestone COMMAND [options]",
-            "",
-            "commands:",
-        ]
-        let width = (allCommands.map { $0.spec.name.count }.max() ?? 8) + 4
-        for command in allCommands {
-            let name = command.spec.name
-            lines.append("  " + name + String(repeating: " ", count: width - name.count) + command.spec.abstract)
-        }
-        lines += [
-            "",
-            "Run 'lodestone COMMAND --help' for a command's options. 'lodestone --version' prints the version.",
-            "Try it without hardware: lodestone watch --simulate",
-            "Exit codes: 0 ok, 64 usage, 65 bad data, 69 unavailable (no sensor, no gpsd), 74 I/O error.",
-        ]
-        return lines.joined(separator: "\n") + "\n"
+        overviewText(for: lodestoneInterface)
     }
 }

@@ -19,7 +19,7 @@ enum CalibrateCommand: Command {
                 + "t,x,y,z (s, µT, body axes, before calibration) plus ax,ay,az (g) with an accelerometer")
     static let fromFile = Option("from-file", value: "FILE", help: "fit a recorded CSV (header with x,y,z or mx,my,mz in any one unit; "
                 + "optional t and ax,ay,az) and print the profile as JSON")
-    static let unit = Option("unit", value: "UNIT", help: "with --from-file: the recording's unit, uT, gauss or counts (default: "
+    static let unit = Option("unit", value: "UNIT", choices: ["uT", "gauss", "counts"], help: "with --from-file: the recording's unit, uT, gauss or counts (default: "
                 + "\"input\", unknown); uT and gauss enable the field-strength checks")
     static let force = Option("force", help: "with --from-file: write the fit even when it does not pass the checks")
     static let vehicle = Option("vehicle", help: "the compass is fixed in a vehicle (boat, car): calibrate from two slow full "
@@ -104,7 +104,7 @@ enum CalibrateCommand: Command {
                                       bus: try arguments.int(SensorOptions.bus, in: 0...255),
                                       address: try arguments.int(SensorOptions.address, in: 0...0x7F))
         let request = CalibrationFileRequest(
-            path: path, unit: try arguments.choice(unit, from: ["uT", "gauss", "counts"]) ?? "input",
+            path: path, unit: try arguments.choice(unit) ?? "input",
             place: try place(arguments, runtime: runtime), sensor: identity, output: arguments.string(output),
             force: arguments.flag(force), vehicle: arguments.flag(vehicle))
         return try Session.calibrateFromFile(request, runtime: runtime)

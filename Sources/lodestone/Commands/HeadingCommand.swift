@@ -11,7 +11,7 @@ enum HeadingCommand: Command {
     static let sensor = Option("sensor", value: "NAME", help: "which profile to use when the calibration file holds several (its chip name)")
     static let year = Option("year", value: "Y", help: "decimal year the recording started, for the WMM declination (default: now)")
     static let unit = Option("unit", value: "UNIT", help: "unit of x,y,z: uT (default), gauss, nT or mG")
-    static let format = Option("format", value: "FORMAT", help: "csv (default) or json (one object per line)")
+    static let format = Option("format", value: "FORMAT", choices: ["csv", "json"], help: "csv (default) or json (one object per line)")
 
     static let spec = CommandSpec(
         name: "heading",
@@ -34,7 +34,7 @@ enum HeadingCommand: Command {
         guard let path = arguments.string(fromFile) else {
             throw UsageError.missingArgument("--from-file FILE", command: spec.name)
         }
-        let json = try arguments.choice(format, from: ["csv", "json"]) == "json"
+        let json = try arguments.choice(format) == "json"
         let unitName = arguments.string(unit) ?? "uT"
         guard CalibrationProfile.microteslaPerUnit(unitName) != nil else {
             throw UsageError.invalidValue(option: unit.name, value: unitName, expected: "uT, gauss, nT or mG")

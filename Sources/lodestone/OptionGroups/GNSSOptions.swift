@@ -7,7 +7,7 @@ enum GNSSOptions {
     static let gpsd = Option("gpsd", value: "HOST:PORT",
                              help: "where gpsd listens: HOST, HOST:PORT or [IPv6]:PORT (default 127.0.0.1:2947)")
     static let noGNSS = Option("no-gnss", help: "do not use gpsd (or the simulated receiver)")
-    static let minMode = Option("min-mode", value: "MODE", help: "ignore fixes below this mode: 2d (default) or 3d")
+    static let minMode = Option("min-mode", value: "MODE", choices: ["2d", "3d"], help: "ignore fixes below this mode: 2d (default) or 3d")
     static let accuracy = Option("accuracy", value: "M", help: "ignore fixes whose horizontal error is above M metres")
 
     /// `--gpsd`, parsed; nil when absent.
@@ -22,7 +22,7 @@ enum GNSSOptions {
 
     /// `--min-mode 2d|3d` (default 2d).
     static func minimumMode(_ arguments: ParsedArguments) throws(UsageError) -> FixMode {
-        guard let text = try arguments.choice(minMode, from: ["2d", "3d", "2D", "3D"]) else { return .twoD }
+        guard let text = try arguments.choice(minMode, from: minMode.choices + ["2D", "3D"]) else { return .twoD }
         return FixMode(name: text) ?? .twoD
     }
 

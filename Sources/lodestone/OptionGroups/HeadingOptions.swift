@@ -23,7 +23,7 @@ struct HeadingOptions: OptionGroup {
     static let smoothing = Option("smoothing", value: "SECONDS",
                                   help: "smoothing time constant when still (default 0.7; adaptive: light while turning)")
     static let declination = Option("declination", value: "DEG", help: "use this declination (east positive) instead of the WMM")
-    static let deviation = Option("deviation", value: "MODE", help: "GNSS-course deviation card: off, apply (default when "
+    static let deviation = Option("deviation", value: "MODE", choices: ["off", "apply", "learn", "show"], help: "GNSS-course deviation card: off, apply (default when "
         + "the profile has one), learn (saved to the profile on exit), show")
 
     static var options: [Option] { [smoothing, PlaceOption.location, declination, deviation] }
@@ -44,7 +44,7 @@ struct HeadingOptions: OptionGroup {
             settings.declinationSource = .manual(degrees: d)
         }
         if arguments.declared.contains(Self.deviation.name),
-           let mode = try arguments.choice(Self.deviation, from: ["off", "apply", "learn", "show"]) {
+           let mode = try arguments.choice(Self.deviation) {
             showDeviation = mode == "show"
             settings.deviation = mode == "off" ? .off : (mode == "learn" ? .learn : .apply)
         }

@@ -9,7 +9,7 @@ struct LogFileOptions: OptionGroup {
                                       help: "seconds between syncs to disk, 0.1–60 (default 1): what a power cut can cost")
     static let rotateSize = Option("rotate-size", value: "MB",
                                    help: "start a new file (FILE.1.csv, FILE.2.csv, …) before one exceeds MB megabytes")
-    static let rotate = Option("rotate", value: "daily", help: "one file per UTC day: FILE-YYYYMMDD.csv")
+    static let rotate = Option("rotate", value: "daily", choices: ["daily"], help: "one file per UTC day: FILE-YYYYMMDD.csv")
 
     static var options: [Option] { [output, overwrite, fsyncInterval, rotateSize, rotate] }
 
@@ -22,7 +22,7 @@ struct LogFileOptions: OptionGroup {
         if let megabytes = try arguments.double(Self.rotateSize, in: 0.01...1_000_000) {
             rotation = .size(bytes: Int(megabytes * 1_000_000))
         }
-        if try arguments.choice(Self.rotate, from: ["daily"]) != nil { rotation = .daily }
+        if try arguments.choice(Self.rotate) != nil { rotation = .daily }
         let fsync = try arguments.double(Self.fsyncInterval, in: 0.1...60) ?? 1
         guard let path = arguments.string(Self.output), !path.isEmpty else {
             if arguments.string(Self.output) != nil {

@@ -7,16 +7,18 @@ import Simulation
 /// and whether to simulate it.
 struct SensorOptions: OptionGroup {
     static let simulate = Option("simulate", help: "use the built-in simulator instead of real hardware")
-    static let sensor = Option("sensor", value: "NAME", help: "magnetometer: " + ChipKind.allCases.map(\.rawValue).joined(separator: ", ")
+    static let sensor = Option("sensor", value: "NAME", choices: SensorAlias.acceptedNames, help: "magnetometer: " + ChipKind.allCases.map(\.rawValue).joined(separator: ", ")
         + ", or a board: " + SensorAlias.all.map(\.name).joined(separator: ", ") + " (default: the detected chip; with --simulate: the chip to emulate, default qmc5883l)")
     static let bus = Option("bus", value: "N", help: "I²C bus number (/dev/i2c-N); default: scan every bus")
     static let address = Option("address", value: "0xNN", help: "I²C address of the magnetometer (default: the chip's usual one)")
-    static let orientation = Option("orientation", value: "NAME", help: "how the board is mounted, e.g. x-forward-z-up (default: flat, "
+    static let orientation = Option("orientation", value: "NAME",
+        choices: MountingOrientation.allNamed.map(\.name) + MountingOrientation.aliases.map(\.alias), help: "how the board is mounted, e.g. x-forward-z-up (default: flat, "
         + "components up, X arrow forward), x-right-z-down, yaw90, roll180; list in hardware/README.md")
-    static let accelerometer = Option("accelerometer", value: "NAME", help: "accelerometer for tilt: "
+    static let accelerometer = Option("accelerometer", value: "NAME",
+        choices: AccelerometerKind.allCases.map(\.rawValue) + ["none", "auto"], help: "accelerometer for tilt: "
         + AccelerometerKind.allCases.map(\.rawValue).joined(separator: ", ") + ", none (default: the detected one)")
 
-    static let scenario = Option("scenario", value: "NAME", help: "with --simulate: how the simulated board moves: "
+    static let scenario = Option("scenario", value: "NAME", choices: AttitudeScenario.scenarioNames, help: "with --simulate: how the simulated board moves: "
         + AttitudeScenario.scenarioNames.joined(separator: ", ") + " (default table: turning on a table; boat: heeling, "
         + "rolling and heaving on a course, tacking; car: launches, turns and braking; walk: in the hand, with quick "
         + "turns; the vehicles carry a biased gyro, and the simulated receiver moves along their track)")
