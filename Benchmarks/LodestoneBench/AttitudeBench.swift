@@ -151,6 +151,23 @@ func score(_ trial: BroadTrial) -> HeadingScore {
                         tiltRMSE: (tiltSquares / Double(max(1, tiltRows))).squareRoot())
 }
 
+/// A trial's score as benchmark fields, with the reference filters' figures on the same trial.
+func scoreFields(_ s: HeadingScore, trial: String, reference: [String: (rmse: Double, p95: Double)]) -> [(String, String)] {
+    var extra: [(String, String)] = [("rmse_deg", fixed(s.rmse, 2)), ("p95_deg", fixed(s.p95, 2)),
+                                     ("coverage", fixed(s.coverage, 3)), ("tilt_rmse_deg", fixed(s.tiltRMSE, 2)),
+                                     ("rows", "\(s.rows)"), ("heading_unavailable", "\(s.unavailable)"),
+                                     ("median_accuracy_deg", fixed(s.medianAccuracy, 2)),
+                                     ("mag_disturbed", fixed(s.disturbedFraction, 3)),
+                                     ("accel_rejected", fixed(s.rejectedFraction, 3))]
+    for filterName in ["vqf", "fusion"] {
+        if let r = reference["attitude.reference.\(filterName).\(trial)"] {
+            extra.append(("\(filterName)_rmse_deg", fixed(r.rmse, 2)))
+            extra.append(("\(filterName)_p95_deg", fixed(r.p95, 2)))
+        }
+    }
+    return extra
+}
+
 /// "attitude.reference.vqf.01" → (rmse, p95) from the reference file's JSON lines.
 func loadReference(_ path: String?) -> [String: (rmse: Double, p95: Double)] {
     guard let path, let text = try? Files.readText(path) else { return [:] }
@@ -174,19 +191,7 @@ func runAttitudeBenchmarks() {
     }
     runAttitudeScenarioBenchmarks(reference: reference)
     for trial in trials {
-        let s = score(trial)
-        var extra: [(String, String)] = [("rmse_deg", fixed(s.rmse, 2)), ("p95_deg", fixed(s.p95, 2)),
-                                         ("coverage", fixed(s.coverage, 3)), ("tilt_rmse_deg", fixed(s.tiltRMSE, 2)), ("rows", "\(s.rows)"),
-                                         ("heading_unavailable", "\(s.unavailable)"),
-                                         ("median_accuracy_deg", fixed(s.medianAccuracy, 2)),
-                                         ("mag_disturbed", fixed(s.disturbedFraction, 3)),
-                                         ("accel_rejected", fixed(s.rejectedFraction, 3))]
-        for filterName in ["vqf", "fusion"] {
-            if let r = reference["attitude.reference.\(filterName).\(trial.name)"] {
-                extra.append(("\(filterName)_rmse_deg", fixed(r.rmse, 2)))
-                extra.append(("\(filterName)_p95_deg", fixed(r.p95, 2)))
-            }
-        }
+        let extra = scoreFields(score(trial), trial: trial.name, reference: reference)
         reportFigure("attitude.broad.\(trial.name)", extra: extra)
     }
 

@@ -59,17 +59,7 @@ func runAttitudeScenarioBenchmarks(reference: [String: (rmse: Double, p95: Doubl
     guard report.shouldRun("attitude.sim") else { return }
     for trial in simulatedTrials() {
         let s = score(trial)
-        var extra: [(String, String)] = [("rmse_deg", fixed(s.rmse, 2)), ("p95_deg", fixed(s.p95, 2)),
-                                         ("coverage", fixed(s.coverage, 3)), ("tilt_rmse_deg", fixed(s.tiltRMSE, 2)),
-                                         ("median_accuracy_deg", fixed(s.medianAccuracy, 2)),
-                                         ("accel_rejected", fixed(s.rejectedFraction, 3)),
-                                         ("mag_disturbed", fixed(s.disturbedFraction, 3))]
-        for filterName in ["vqf", "fusion"] {
-            if let r = reference["attitude.reference.\(filterName).\(trial.name)"] {
-                extra.append(("\(filterName)_rmse_deg", fixed(r.rmse, 2)))
-                extra.append(("\(filterName)_p95_deg", fixed(r.p95, 2)))
-            }
-        }
+        var extra = scoreFields(s, trial: trial.name, reference: reference)
         if let fusion = reference["attitude.reference.fusion.\(trial.name)"] {
             let goal = max(2, 0.8 * fusion.p95)
             extra.append(("goal_p95_deg", fixed(goal, 2)))
