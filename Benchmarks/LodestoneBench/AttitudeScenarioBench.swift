@@ -8,6 +8,7 @@ import Simulation
 // DIR` writes the same samples as DIR/sim_NAME_raw.csv and _truth.csv (the BROAD layout), so
 // Benchmarks/attitude/reference_filters.py runs VQF and x-io Fusion on exactly these samples; their
 // figures come back through LODESTONE_ATTITUDE_REFERENCE. Goal: p95 ≤ max(2°, 0.8 × Fusion's p95).
+// LODESTONE_SIM_RATE sets the sample rate (default 100 Hz): the figures hardly move from 50 to 285 Hz.
 
 /// Seconds of each simulated trial, and the settling time left out of the score.
 private let scenarioDuration = 600.0
@@ -17,7 +18,8 @@ private let scenarioSettling = 10.0
 func simulatedTrials() -> [BroadTrial] {
     ["car", "boat", "walk"].compactMap { name in
         guard let scenario = AttitudeScenario.named(name) else { return nil }
-        let rows = InertialRecording(scenario: scenario, duration: scenarioDuration, seed: 5).rows()
+        let rate = Double(Environment.value("LODESTONE_SIM_RATE") ?? "") ?? 100
+        let rows = InertialRecording(scenario: scenario, duration: scenarioDuration, rate: rate, seed: 5).rows()
         var raw: [[Double]] = [], truth: [[Double]] = []
         raw.reserveCapacity(rows.count)
         truth.reserveCapacity(rows.count)
