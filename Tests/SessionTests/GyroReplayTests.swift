@@ -98,4 +98,33 @@ struct LogReplayTests {
         }
         #expect(worst < 2, "worst difference \(worst)°")
     }
+
+    @Test("a logged trip with a gyro replays gyro-aided: the log's inertial columns feed the attitude filter")
+    func replaysAGyroLog() throws {
+        let h = try SessionHarness("log-replay-gyro")
+        let path = h.path("boat.csv")
+        var sensors = SensorSelection(simulate: true)
+        sensors.scenario = "boat"
+        let request = LogRequest(live: LiveRequest(sensors: sensors, gnss: .none, distanceFilter: 0),
+                                 file: .init(path: path), rate: 50, duration: 20)
+        _ = try LogRecording.run(request, runtime: h.runtime("log"))
+        let logged = LogCheck(path: path).rows
+        try #require(logged.count > 900)
+        // The logged gyro (°/s) carries the boat's roll: ±12° at a 6 s period is up to 12.6 °/s.
+        let rollRates = logged.compactMap { Double($0[30]) }
+        #expect(rollRates.count == logged.count, "every row has the gyro")
+        #expect((rollRates.max() ?? 0) > 8 && (rollRates.min() ?? 0) < -8)
+        let r = try SessionHarness("log-replay-gyro-heading")
+        #expect(try HeadingReplay(path: path).run(runtime: r.runtime("heading")) == .success)
+        let replayed = r.output.lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(replayed.count == logged.count)
+        // Gyro-aided: the rate of turn and the attitude quaternion are filled, the flag says so.
+        #expect(replayed.allSatisfy { $0[10].contains("gyroAided") && !$0[11].isEmpty && !$0[12].isEmpty })
+        var worst = 0.0
+        for (row, out) in zip(logged, replayed).dropFirst(250) {
+            guard let a = Double(row[12]), let b = Double(out[1]) else { continue }
+            worst = max(worst, abs((a - b + 540).truncatingRemainder(dividingBy: 360) - 180))
+        }
+        #expect(worst < 3, "the replay agrees with the live headings to \(worst)°")
+    }
 }
