@@ -3,6 +3,7 @@
 #   make test     install what the tests need (incl. gpsd for the integration tests), run them
 #   make bench    release benchmarks: one JSON object per line, then a table
 #   make install  copy the binary to $(PREFIX)/bin (default /usr/local)
+#   make fuzz     build the libFuzzer targets in Fuzz/ and run each for $(FUZZ_SECONDS) s; fails on a finding
 
 PREFIX    ?= /usr/local
 SWIFT     ?= swift
@@ -13,7 +14,13 @@ BENCH_DEBS := $(BUILD_DEBS) libproj-dev gcc
 # BROAD trials (real IMU with optical truth) for the attitude accuracy figures; skipped when absent.
 BROAD_DIR ?= ../shared/data/broad
 
-.PHONY: run test bench build install deps test-deps bench-deps clean
+# Fuzzing: every target in Fuzz/ (a separate package) from its seeds in Fuzz/Corpus/TARGET, new inputs
+# kept in .build/fuzz/corpus, a finding saved in .build/fuzz/findings (rerun one: the binary with its path).
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS := recording log-reader profile gpsd nmea
+FUZZ_FLAGS   := -max_len=4096 -rss_limit_mb=2048 -timeout=10 -detect_leaks=0
+
+.PHONY: run test bench build install deps test-deps bench-deps clean fuzz
 
 # Installs the Debian packages named in $(1) that are missing: apt-get as root, sudo otherwise.
 define ensure_debs
@@ -65,6 +72,20 @@ bench: bench-deps
 	  LODESTONE_PROJ_C_NS=$$(printf '%s' "$$ref" | sed -nE 's/.*"ns_per_op": ([0-9.]+).*/\1/p') \
 	  LODESTONE_BROAD_DIR=.build/bench/broad LODESTONE_ATTITUDE_REFERENCE=.build/bench/attitude_reference.jsonl \
 	  .build/release/lodestone-bench
+
+fuzz: deps
+	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address
+	@mkdir -p .build/fuzz/findings; status=0; \
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p .build/fuzz/corpus/$$t; \
+	  if SWIFT_BACKTRACE=enable=no Fuzz/.build/release/fuzz-$$t $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+	       -artifact_prefix=.build/fuzz/findings/$$t- .build/fuzz/corpus/$$t Fuzz/Corpus/$$t > .build/fuzz/$$t.log 2>&1; then \
+	    echo "fuzz: $$t: $$(grep -E '^Done [0-9]+ runs' .build/fuzz/$$t.log | tail -n 1), no finding"; \
+	  else \
+	    status=1; echo "fuzz: $$t: FINDING (log .build/fuzz/$$t.log)"; \
+	    grep -E "Fatal error|ERROR: |SUMMARY|Test unit written|fuzz check" .build/fuzz/$$t.log | head -n 20; \
+	  fi; \
+	done; exit $$status
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -14,6 +14,8 @@ let package = Package(
     products: [
         .executable(name: "lodestone", targets: ["lodestone"]),
         .executable(name: "lodestone-bench", targets: ["LodestoneBench"]),
+        // For the fuzz targets in Fuzz/, a separate package built with -sanitize=fuzzer (`make fuzz`).
+        .library(name: "LodestoneFuzzing", targets: ["Session", "HeadingLog", "Calibration", "GNSS", "Outputs", "JSON"]),
     ],
     targets: [
         // MARK: System libraries (the only C we call)

@@ -7,7 +7,7 @@ public enum LineEnding: Sendable, Equatable {
     case newline
     /// At the end of the file without "\n": a logger may still be writing it, or was stopped.
     case endOfFile
-    /// Longer than the reader accepts; its bytes are not handed out, only this fact.
+    /// Longer than the reader accepts: only its first bytes (a buffer's worth) are handed out, once.
     case tooLong
 }
 
@@ -31,6 +31,13 @@ public struct ChunkedLines: ~Copyable {
         guard fd >= 0 else { throw .open(path: path, .current) }
         capacity = max(4096, maximumLineLength)
         buffer = .allocate(capacity: capacity)
+    }
+
+    /// The file's size when it is a regular file (not a pipe or a device), for a size check before reading.
+    public var regularFileSize: Int? {
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(st.st_size)
     }
 
     deinit {
@@ -75,7 +82,7 @@ public struct ChunkedLines: ~Copyable {
             if start == 0 && filled == capacity {
                 // No line end in a full buffer: report the line once and drop bytes until its end.
                 if !skippingLongLine {
-                    if !body(UnsafeBufferPointer(start: buffer, count: 0), .tooLong) { return }
+                    if !body(UnsafeBufferPointer(start: buffer, count: capacity), .tooLong) { return }
                 }
                 skippingLongLine = true
                 filled = 0
