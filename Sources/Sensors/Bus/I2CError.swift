@@ -4,6 +4,8 @@ import Platform
 public enum I2CError: Error, Equatable, Sendable {
     /// `/dev/i2c-N` does not exist: I²C is not enabled, or the bus number is wrong.
     case busNotFound(path: String)
+    /// The node opened, but it is not an I²C adapter (ENOTTY to the I²C ioctls).
+    case notAnAdapter(path: String)
     /// The device node exists but this user may not open it.
     case permissionDenied(path: String)
     /// Nothing acknowledged the address (ENXIO / EREMOTEIO, errno 121): wiring, power or address.
@@ -46,6 +48,9 @@ public enum I2CError: Error, Equatable, Sendable {
             return "\(path) does not exist: I²C is not enabled or the bus number is wrong.\n"
                 + "On a Raspberry Pi: add 'dtparam=i2c_arm=on' to /boot/firmware/config.txt (or run "
                 + "'sudo raspi-config' → Interface Options → I2C), then reboot. Or try --simulate."
+        case .notAnAdapter(let path):
+            return "\(path) is not an I²C adapter (it answers no I²C request: inappropriate ioctl for device).\n"
+                + "Check the bus number: 'i2cdetect -l' lists the adapters, 'ls /dev/i2c-*' their nodes. Or try --simulate."
         case .permissionDenied(let path):
             return "permission denied opening \(path).\n"
                 + "Add yourself to the i2c group: 'sudo usermod -aG i2c $USER', then log out and in again. "
