@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "GNSS", "Geodesy", "Simulation", "Linear"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Sensors", "Geomagnetism", "GNSS"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Geodesy", "Linear"], exclude: ["Snapshots"]),
-        .testTarget(name: "HeadingLogTests", dependencies: ["HeadingLog"]),
+        .testTarget(name: "HeadingLogTests", dependencies: ["HeadingLog", "Platform"]),
         .testTarget(name: "OptionsTests", dependencies: ["Options"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "JSON", "Linear"]),
         .testTarget(name: "SessionTests", dependencies: [

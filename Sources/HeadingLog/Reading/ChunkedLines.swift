@@ -45,8 +45,18 @@ public struct ChunkedLines: ~Copyable {
         buffer.deallocate()
     }
 
-    /// Calls `body` with each line and how it ended; `body` returns false to stop early.
+    /// Calls `body` with each line and how it ended; `body` returns false to stop early. A UTF-8
+    /// byte-order mark before the first line is dropped.
     public mutating func forEach(_ body: (UnsafeBufferPointer<UInt8>, LineEnding) -> Bool) throws(FileError) {
+        var first = true
+        try forEachRaw { line, ending in
+            guard first else { return body(line, ending) }
+            first = false
+            return body(ending == .tooLong ? line : ByteOrderMark.dropped(from: line), ending)
+        }
+    }
+
+    private mutating func forEachRaw(_ body: (UnsafeBufferPointer<UInt8>, LineEnding) -> Bool) throws(FileError) {
         var filled = 0          // bytes in the buffer
         var start = 0           // start of the first unconsumed line
         var skippingLongLine = false

@@ -143,10 +143,7 @@ struct RecordingReader {
 
     mutating func consume(_ raw: UnsafeBufferPointer<UInt8>, ending: LineEnding) throws(RecordingError) {
         lineNumber += 1
-        var line = raw
-        if lineNumber == 1, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
-            line = UnsafeBufferPointer(rebasing: line[3...])    // a UTF-8 byte-order mark
-        }
+        let line = lineNumber == 1 ? ByteOrderMark.dropped(from: raw) : raw
         if let base = line.baseAddress, memchr(base, 0, line.count) != nil {
             throw .notText(path: path, line: lineNumber)
         }
