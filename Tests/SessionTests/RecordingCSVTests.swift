@@ -158,3 +158,27 @@ struct FromFileRefusalTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == original)
     }
 }
+
+/// Outputs that would overwrite an input, or each other, are refused before anything is read.
+@Suite("analyze refuses outputs that collide")
+struct AnalyzeOutputCollisionTests {
+    @Test func svgAndGpxOnOneFileOrOnTheLogAreRefused() throws {
+        let h = try SessionHarness("analyze-collide")
+        let log = h.path("heading.csv")
+        try "not read\n".write(toFile: log, atomically: true, encoding: .utf8)
+        let cases: [(LogAnalysisQuery, String)] = [
+            (LogAnalysisQuery(path: log, svgPath: h.path("x.out"), gpxPath: h.path("x.out")), "name the same file"),
+            (LogAnalysisQuery(path: log, svgPath: log), "would overwrite the log"),
+            (LogAnalysisQuery(path: log, gpxPath: h.folder.path + "/./heading.csv"), "would overwrite the log"),
+        ]
+        for (query, reason) in cases {
+            do {
+                _ = try query.run(runtime: h.runtime("analyze"))
+                Issue.record("accepted")
+            } catch let error as InvalidRequest {
+                #expect(error.message.contains(reason), "\(error.message)")
+            }
+        }
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "not read\n")
+    }
+}
