@@ -50,15 +50,25 @@ struct BusGarbageTests {
         #expect(during.count > 0)
     }
 
-    /// All 0xFF (SDA held high): never a field beyond the chip's range.
-    @Test("all-0xFF reads deliver nothing implausible", arguments: chips)
-    func allOnes(chip: ChipKind) throws {
-        let bench = try ReaderBench(chip)
-        _ = bench.run(for: 0.5)
-        bench.bus.faults.garbleReads(count: 20, .fill(0xFF))
-        let during = bench.run(for: 2)
-        expectPlausible(during, fullScale: bench.chip.info.fullScale, chip)
-        #expect(during.count > 0)
+    /// All 0xFF (SDA held high) and all 0x00: about no field at all, or a rail; dropped and counted.
+    @Test("all-0xFF and all-0x00 reads are dropped and counted", arguments: chips)
+    func allOnesAndZeros(chip: ChipKind) throws {
+        for fill: UInt8 in [0xFF, 0x00] {
+            let bench = try ReaderBench(chip)
+            _ = bench.run(for: 0.5)
+            let before = bench.reader.counters
+            bench.bus.faults.garbleReads(count: 20, .fill(fill))
+            let during = bench.run(for: 2)
+            expectPlausible(during, fullScale: bench.chip.info.fullScale, chip)
+            #expect(during.allSatisfy { $0.field.norm >= MagnetometerReader.minimumPlausibleField }, "\(chip)")
+            // The BMM150's data-ready bit is in its data read: all 0x00 is "no data yet", not a sample.
+            if !(fill == 0 && chip == .bmm150) {
+                #expect(dropped(bench.reader.counters) - dropped(before) >= 5,
+                        "\(chip) 0x\(String(fill, radix: 16)): \(bench.reader.counters)")
+            }
+            // Reading carries on once the bus is sane again (after the reader's back-off, if it failed).
+            #expect(!bench.run(for: 5).isEmpty, "\(chip)")
+        }
     }
 
     @Test func theRuleItself() {
@@ -66,5 +76,6 @@ struct BusGarbageTests {
         #expect(!MagnetometerReader.isPlausible(Vector3(272, 272, 272), fullScale: 200))
         #expect(!MagnetometerReader.isPlausible(Vector3(4884, 4884, 4884), fullScale: 4912))   // |B| 8,459 µT
         #expect(MagnetometerReader.isPlausible(Vector3(900, 0, 0), fullScale: 4912))
+        #expect(!MagnetometerReader.isPlausible(Vector3(-0.09, -0.09, -0.09), fullScale: 130))   // HMC5883L, all 0xFF
     }
 }

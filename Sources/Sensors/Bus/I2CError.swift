@@ -18,6 +18,9 @@ public enum I2CError: Error, Equatable, Sendable {
     case unsupported(bus: Int, operation: String)
     /// Fewer bytes arrived than asked for.
     case shortRead(bus: Int, address: I2CAddress, expected: Int, got: Int)
+    /// Every byte of a data read was 0xFF: the data line held high (a loose SDA wire, a device gone
+    /// quiet), not a reading.
+    case allOnes(bus: Int, address: I2CAddress)
     /// Any other system error.
     case system(bus: Int, address: I2CAddress?, operation: String, Errno)
 
@@ -36,7 +39,7 @@ public enum I2CError: Error, Equatable, Sendable {
     /// True for errors a retry can cure (a NAK burst, a timeout), as opposed to set-up problems.
     public var isTransient: Bool {
         switch self {
-        case .noAcknowledge, .timeout, .shortRead: return true
+        case .noAcknowledge, .timeout, .shortRead, .allOnes: return true
         case .system(_, _, _, let e): return e == .ioError || e == .interrupted || e == .wouldBlock
         default: return false
         }
@@ -69,6 +72,9 @@ public enum I2CError: Error, Equatable, Sendable {
             return "the I²C adapter of bus \(bus) does not support \(operation)."
         case .shortRead(let bus, let address, let expected, let got):
             return "short read from \(hexAddress(address)) on bus \(bus): \(got) of \(expected) bytes."
+        case .allOnes(let bus, let address):
+            return "read only 0xff bytes from \(hexAddress(address)) on bus \(bus): the data line is held high; "
+                + "check the SDA wire and the pull-ups"
         case .system(let bus, let address, let operation, let e):
             return "I²C \(operation) on bus \(bus)" + (address.map { " at \(hexAddress($0))" } ?? "") + " failed: \(e)"
         }
