@@ -36,6 +36,14 @@ struct HostileInputTests {
         #expect(run.stderr.contains("is not a text file"), "\(run.stderr)")
     }
 
+    /// `-` is standard input for the recordings, as for the log's output.
+    @Test func aRecordingFromStandardInput() throws {
+        let rows = (0..<50).map { i in "\(Double(i) / 10),\(20 + i % 7),-5,42" }.joined(separator: "\n")
+        let result = try runLodestone(["heading", "--from-file", "-"], stdin: "t,x,y,z\n" + rows + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").count == 51)
+    }
+
     /// A header, then rows made mostly of long garbage lines: each bad line is counted, not kept.
     @Test func manyLongBadRowsAreCountedNotKept() throws {
         let folder = try makeTemporaryFolder("hostile")

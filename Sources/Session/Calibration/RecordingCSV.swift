@@ -64,10 +64,10 @@ public struct Recording: Sendable {
         }
     }
 
-    /// Reads the recording at `path`, streaming. `requireTime`: the `t` column must exist and every
-    /// row needs a time (a row without one is a bad row like any other).
+    /// Reads the recording at `path` ("-": standard input), streaming. `requireTime`: the `t` column
+    /// must exist and every row needs a time (a row without one is a bad row like any other).
     public static func read(path: String, requireTime: Bool = false) throws -> Recording {
-        var lines = try ChunkedLines(path: path, maximumLineLength: maximumLineLength)
+        var lines = try ChunkedLines(path: path == "-" ? "/dev/stdin" : path, maximumLineLength: maximumLineLength)
         if let size = lines.regularFileSize, size > maximumFileSize {
             throw RecordingError.tooLarge(path: path, bytes: size)
         }
