@@ -6,6 +6,7 @@
 #   make install  install what `make build` made under $(PREFIX) (default /usr/local); never builds
 #   make deb      a Debian package for this machine's architecture (packaging/build-deb.sh)
 #   make check-deb  after make deb, as root on Debian 12: install, check, remove and purge it
+#   make fuzz     build the libFuzzer targets in Fuzz/ and run each for $(FUZZ_SECONDS) s; fails on a finding
 
 PREFIX    ?= /usr/local
 SWIFT     ?= swift
@@ -32,7 +33,13 @@ UNITS     := hardware/systemd/lodestone-serve.service hardware/systemd/lodestone
 # Tools `make deb` and `make check-deb` use.
 DEB_DEBS  := dpkg-dev lintian
 
-.PHONY: run test bench build install deps test-deps bench-deps clean deb check-deb deb-deps
+# Fuzzing: every target in Fuzz/ (a separate package) from its seeds in Fuzz/Corpus/TARGET, new inputs
+# kept in .build/fuzz/corpus, a finding saved in .build/fuzz/findings (rerun one: the binary with its path).
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS := recording log-reader profile gpsd nmea
+FUZZ_FLAGS   := -max_len=4096 -rss_limit_mb=2048 -timeout=10 -detect_leaks=0
+
+.PHONY: run test bench build install deps test-deps bench-deps clean deb check-deb deb-deps fuzz
 
 # Installs the Debian packages named in $(1) that are missing: apt-get as root, sudo otherwise.
 define ensure_debs
@@ -125,6 +132,20 @@ deb: build deb-deps
 check-deb:
 	@ls .build/deb/lodestone_*.deb >/dev/null 2>&1 || { echo "lodestone: no package in .build/deb: run 'make deb' first" >&2; exit 1; }
 	packaging/check-deb.sh .build/deb/lodestone_*.deb
+
+fuzz: deps
+	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address
+	@mkdir -p .build/fuzz/findings; status=0; \
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p .build/fuzz/corpus/$$t; \
+	  if SWIFT_BACKTRACE=enable=no Fuzz/.build/release/fuzz-$$t $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+	       -artifact_prefix=.build/fuzz/findings/$$t- .build/fuzz/corpus/$$t Fuzz/Corpus/$$t > .build/fuzz/$$t.log 2>&1; then \
+	    echo "fuzz: $$t: $$(grep -E '^Done [0-9]+ runs' .build/fuzz/$$t.log | tail -n 1), no finding"; \
+	  else \
+	    status=1; echo "fuzz: $$t: FINDING (log .build/fuzz/$$t.log)"; \
+	    grep -E "Fatal error|ERROR: |SUMMARY|Test unit written|fuzz check" .build/fuzz/$$t.log | head -n 20; \
+	  fi; \
+	done; exit $$status
 
 clean:
 	rm -rf .build

@@ -24,6 +24,8 @@ let package = Package(
     products: [
         .executable(name: "lodestone", targets: ["lodestone"]),
         .executable(name: "lodestone-bench", targets: ["LodestoneBench"]),
+        // For the fuzz targets in Fuzz/, a separate package built with -sanitize=fuzzer (`make fuzz`).
+        .library(name: "LodestoneFuzzing", targets: ["Session", "HeadingLog", "Calibration", "GNSS", "Outputs", "JSON"]),
     ],
     targets: [
         // MARK: Build facts (commit and date) for --version, from the Makefile's environment
@@ -106,7 +108,7 @@ let package = Package(
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "GNSS", "Geodesy", "Simulation", "Linear"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Sensors", "Geomagnetism", "GNSS", "Attitude", "Linear", "Geodesy"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Geodesy", "Linear"], exclude: ["Snapshots"]),
-        .testTarget(name: "HeadingLogTests", dependencies: ["HeadingLog"]),
+        .testTarget(name: "HeadingLogTests", dependencies: ["HeadingLog", "Platform"]),
         .testTarget(name: "OptionsTests", dependencies: ["Options"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "JSON", "Linear"]),
         .testTarget(name: "SessionTests", dependencies: [

@@ -22,6 +22,18 @@ public struct EpochMerger: Sendable {
     private var pendingTime: Double = 0
     private var lastArrival: Double = 0
     private var lastEmittedTime: Double?
+    /// The newest fix time seen, and since when (monotonic) reports have carried it.
+    private var latestTime: Double?
+    private var latestTimeSince: Double = 0
+    /// When (monotonic) the last fix with a position arrived, if any.
+    public private(set) var lastPositionArrival: Double?
+
+    /// The fix time reports have repeated for longer than `frozenAfterSeconds` while positions kept
+    /// coming: the receiver's clock is stuck (or gpsd replays one sentence), so its fixes are not
+    /// current. Nil while time advances.
+    public private(set) var frozenTime: Double?
+    /// How long one fix time may last before it counts as frozen: several epochs of any receiver.
+    public var frozenAfterSeconds: Double { max(3, 4 * holdSeconds) }
 
     public init(holdSeconds: Double = 0.5) {
         self.holdSeconds = holdSeconds
@@ -33,8 +45,21 @@ public struct EpochMerger: Sendable {
     /// Adds one TPV received at monotonic time `now`; returns the epochs this completes (0 or 1).
     public mutating func add(_ fix: Fix, at now: Double) -> [Fix] {
         guard fix.hasPosition, let time = fix.time else { return [] }
+        lastPositionArrival = now
+        if time != latestTime {
+            latestTime = time
+            latestTimeSince = now
+            frozenTime = nil
+        } else if now - latestTimeSince > frozenAfterSeconds {
+            frozenTime = time
+        }
         if let pending {
             if time == pendingTime {
+                if frozenTime != nil {
+                    // The same epoch for seconds: hand it on once; its repeats are dropped below.
+                    self.pending = nil
+                    return [emit(pending.merged(with: fix))]
+                }
                 self.pending = pending.merged(with: fix)
                 lastArrival = now
                 return []
@@ -68,6 +93,9 @@ public struct EpochMerger: Sendable {
     public mutating func reset() {
         pending = nil
         lastEmittedTime = nil
+        latestTime = nil
+        frozenTime = nil
+        lastPositionArrival = nil
     }
 
     private mutating func emit(_ fix: Fix) -> Fix {

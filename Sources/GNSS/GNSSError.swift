@@ -13,6 +13,10 @@ public enum GNSSError: UserFacingError, Equatable, Sendable {
     case watchFailed(GpsdAddress)
     /// The connection to gpsd closed or failed while streaming.
     case connectionLost(GpsdAddress)
+    /// The peer accepted the connection and closed it before sending anything.
+    case closedAtOnce(GpsdAddress)
+    /// The peer sent a line longer than any gpsd report (libgps cannot read past it).
+    case lineTooLong(GpsdAddress)
     /// A line from gpsd that is not JSON (the start of the line, the parser's complaint).
     case malformedReport(String, String)
     /// gpsd answered with an ERROR message.
@@ -32,6 +36,12 @@ public enum GNSSError: UserFacingError, Equatable, Sendable {
         case .connectionLost(let a):
             return "lost the connection to gpsd at \(a): it stopped or restarted; "
                 + "retrying (check 'systemctl status gpsd')"
+        case .closedAtOnce(let a):
+            return "\(a) accepted the connection and closed it without sending anything: that is not how gpsd "
+                + "answers; check --gpsd HOST:PORT (gpsd listens on 2947) and gpsd's log ('journalctl -u gpsd'); retrying"
+        case .lineTooLong(let a):
+            return "\(a) sent a line longer than any gpsd report, which cannot be read; reconnecting "
+                + "(check that the port is gpsd's, and gpsd's log: 'journalctl -u gpsd')"
         case .malformedReport(let line, let why):
             return "gpsd sent a line that is not JSON (\(why)): \(line); is that port really gpsd?"
         case .gpsdError(let text):
@@ -44,7 +54,7 @@ public enum GNSSError: UserFacingError, Equatable, Sendable {
 
     public var exitCode: ExitCode {
         switch self {
-        case .cannotConnect, .watchFailed, .connectionLost, .gpsdError: return .unavailable
+        case .cannotConnect, .watchFailed, .connectionLost, .closedAtOnce, .lineTooLong, .gpsdError: return .unavailable
         case .malformedReport: return .dataError
         case .invalidAddress: return .usage
         }

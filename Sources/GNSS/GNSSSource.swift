@@ -1,3 +1,5 @@
+import Platform
+
 /// Where a source of fixes stands.
 public enum GNSSState: Sendable, Equatable, CustomStringConvertible {
     /// Trying to reach gpsd (first attempt or a retry).
@@ -6,8 +8,17 @@ public enum GNSSState: Sendable, Equatable, CustomStringConvertible {
     case connected
     /// Connected, but the receiver reports no position (or gpsd has no receiver).
     case waitingForFix
+    /// Connected, positions arrive, but their time has not moved for seconds (Unix seconds): the
+    /// receiver's clock is stuck, so its fixes are not current and are not used.
+    case timeFrozen(Double)
     /// Not connected, with the reason; the source keeps retrying by itself.
     case disconnected(GNSSError)
+
+    /// "the receiver's time is stuck at 2026-03-01T10:00:01Z: …", for every display.
+    static func frozenMessage(_ time: Double) -> String {
+        "the receiver's time is stuck at \(ISO8601.format(time)) while positions keep coming: its fixes are not "
+            + "current and are not used; check the receiver (or whether gpsd is replaying a log)"
+    }
 
     /// A short line for a status display.
     public var description: String {
@@ -15,6 +26,7 @@ public enum GNSSState: Sendable, Equatable, CustomStringConvertible {
         case .connecting: return "connecting to gpsd"
         case .connected: return "connected"
         case .waitingForFix: return "connected, waiting for a fix"
+        case .timeFrozen(let time): return "connected, but " + Self.frozenMessage(time)
         case .disconnected(let why): return "disconnected: " + why.message
         }
     }
@@ -22,7 +34,7 @@ public enum GNSSState: Sendable, Equatable, CustomStringConvertible {
     /// True while a session with gpsd is open.
     public var isConnected: Bool {
         switch self {
-        case .connected, .waitingForFix: return true
+        case .connected, .waitingForFix, .timeFrozen: return true
         case .connecting, .disconnected: return false
         }
     }

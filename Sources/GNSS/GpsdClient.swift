@@ -115,40 +115,64 @@ public final class GpsdClient: GNSSSource {
             mailbox.setState(.connected)
             retry = settings.firstRetryInterval
             merger.reset()
-            stream(session, &merger)
+            let end = stream(session, &merger)
             session.close()
             if let fix = merger.flush() { deliver(fix) }
             if mailbox.stopRequested { break }
-            mailbox.setState(.disconnected(.connectionLost(address)))
+            switch end {
+            case .closed(let heard): mailbox.setState(.disconnected(heard ? .connectionLost(address) : .closedAtOnce(address)))
+            case .lineTooLong: mailbox.setState(.disconnected(.lineTooLong(address)))
+            case .stopped: break
+            }
             pause(retry)
         }
     }
 
-    /// Reads lines until the connection closes or a stop is requested.
-    private func stream(_ session: GpsdSession, _ merger: inout EpochMerger) {
+    /// How a stream of lines ended.
+    private enum StreamEnd {
+        /// The peer closed the connection (`heard`: after sending at least one line).
+        case closed(heard: Bool)
+        /// A line too long to read: the session cannot go on.
+        case lineTooLong
+        /// A stop was requested.
+        case stopped
+    }
+
+    /// Reads lines until the connection closes, a line cannot be read, or a stop is requested.
+    private func stream(_ session: GpsdSession, _ merger: inout EpochMerger) -> StreamEnd {
+        var heard = false
         while !mailbox.stopRequested {
             switch session.readLine(timeout: 0.05) {
             case .line(let text):
+                heard = true
                 handle(text, &merger)
             case .nothing:
                 break
             case .closed:
-                return
+                return .closed(heard: heard)
+            case .tooLong:
+                return .lineTooLong
             }
             if let fix = merger.poll(now: Clock.monotonic()) { deliver(fix) }
         }
+        return .stopped
     }
 
     private func handle(_ line: String, _ merger: inout EpochMerger) {
         guard let report = try? GpsdReport.parse(line) else { return }
         switch report {
         case .tpv(let fix):
+            let now = Clock.monotonic()
             if fix.hasPosition {
-                mailbox.setState(.connected)
-                for epoch in merger.add(fix, at: Clock.monotonic()) { deliver(epoch) }
+                for epoch in merger.add(fix, at: now) { deliver(epoch) }
+                mailbox.setState(merger.frozenTime.map { .timeFrozen($0) } ?? .connected)
             } else {
                 mailbox.countReportWithoutFix()
-                mailbox.setState(.waitingForFix)
+                // Reports without a position between fixes (another receiver, a partial epoch) do
+                // not make the state flap: only a while without any position means waiting.
+                if merger.lastPositionArrival.map({ now - $0 > Self.waitingAfterSeconds }) ?? true {
+                    mailbox.setState(.waitingForFix)
+                }
             }
         case .devices(let paths):
             mailbox.setDevices(paths)
@@ -157,6 +181,9 @@ public final class GpsdClient: GNSSSource {
             break
         }
     }
+
+    /// How long without any position before reports without one say "waiting for a fix".
+    static let waitingAfterSeconds = 2.0
 
     private func deliver(_ fix: Fix) {
         mailbox.post(ReceivedFix(fix: fix, receivedAt: Clock.monotonic()))

@@ -20,6 +20,8 @@ final class GpsdSession {
         case nothing
         /// gpsd closed the connection, or it failed.
         case closed
+        /// A line longer than libgps's buffer: it cannot read on from there (the session must reopen).
+        case tooLong
     }
 
     private let data: UnsafeMutablePointer<gps_data_t>
@@ -107,7 +109,13 @@ final class GpsdSession {
         if status > 0, let text { return .line(text) }
         // libgps returns −1 both for a closed socket and for a line it could not unpack itself;
         // in the second case the line was copied out, and the connection is fine.
-        if status < 0 { return text.map { .line($0) } ?? .closed }
+        if status < 0 {
+            if let text { return .line(text) }
+            // libgps also says −1 when its buffer filled without a line end: then the socket is
+            // still open with the rest of the line waiting, unlike a closed one.
+            var byte: UInt8 = 0
+            return recv(data.pointee.gps_fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0 ? .tooLong : .closed
+        }
         // A partial line: wait for the rest on the socket itself (gps_waiting would say "ready"
         // at once because of the buffered part).
         var pfd = pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0)

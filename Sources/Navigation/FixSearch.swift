@@ -17,6 +17,8 @@ public struct FixSearch: Sendable {
     public private(set) var connected = false
     /// The most recent reason the source gave for being disconnected.
     public private(set) var lastError: GNSSError?
+    /// The stuck fix time, when gpsd reported one.
+    public private(set) var frozenTime: Double?
     /// The receivers gpsd listed, when it said.
     public private(set) var devices: [String]?
     /// Reports without a position seen.
@@ -56,6 +58,7 @@ public struct FixSearch: Sendable {
     /// Why no fix was found in `seconds`.
     public func failure(afterSeconds seconds: Double) -> FixSearchFailure {
         if !connected { return .unreachable(lastError ?? .cannotConnect(.default), seconds: seconds) }
+        if let frozenTime { return .timeFrozen(seconds: seconds, time: frozenTime) }
         if positionFixes == 0 {
             if let devices, devices.isEmpty { return .noReceiver(seconds: seconds) }
             return .noFix(seconds: seconds, reportsWithoutFix: reportsWithoutFix)
@@ -67,6 +70,9 @@ public struct FixSearch: Sendable {
     private mutating func note(_ state: GNSSState) {
         switch state {
         case .connected, .waitingForFix: connected = true
+        case .timeFrozen(let time):
+            connected = true
+            frozenTime = time
         case .disconnected(let error): lastError = error
         case .connecting: break
         }
@@ -81,6 +87,8 @@ public enum FixSearchFailure: Error, Sendable, Equatable {
     case noReceiver(seconds: Double)
     /// gpsd runs, but the receiver reported no position.
     case noFix(seconds: Double, reportsWithoutFix: Int)
+    /// Positions came, but their time was stuck (see `GNSSState.timeFrozen`).
+    case timeFrozen(seconds: Double, time: Double)
     /// Fixes came, but none passed the gate.
     case fixesTooPoor(seconds: Double, fixes: Int, bestHorizontalError: Double?, onlyModeTooLow: Bool, gate: QualityGate)
 
@@ -95,6 +103,8 @@ public enum FixSearchFailure: Error, Sendable, Equatable {
             let seen = count > 0 ? " (\(count) reports without a position)" : " (no position reports at all)"
             return "no fix within \(wholeNumber(s)) s: gpsd is running but the receiver has no fix yet\(seen); "
                 + "give it a clear view of the sky and wait longer (--timeout); a cold start can take minutes"
+        case .timeFrozen(let s, let time):
+            return "no fix within \(wholeNumber(s)) s: " + GNSSState.timeFrozen(time).description
         case .fixesTooPoor(let s, let count, let best, let onlyMode, let gate):
             var text = "no fix within \(wholeNumber(s)) s was good enough: \(count) fix\(count == 1 ? "" : "es") seen"
             if onlyMode {

@@ -25,5 +25,9 @@ public enum FileError: UserFacingError, Equatable {
         }
     }
 
-    public var exitCode: ExitCode { .ioError }
+    /// Text that is not text is bad data (65); everything else is the system's I/O (74).
+    public var exitCode: ExitCode {
+        if case .notText = self { return .dataError }
+        return .ioError
+    }
 }

@@ -34,6 +34,15 @@ public enum Files {
         return text
     }
 
+    /// True when both paths name the same existing file (same device and inode), or are the same text:
+    /// an output that would overwrite an input.
+    public static func same(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        var sa = stat(), sb = stat()
+        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+
     /// True when `path` exists (any kind of file).
     public static func exists(_ path: String) -> Bool {
         var st = stat()

@@ -21,8 +21,14 @@ public struct LineReader {
         self.name = name
     }
 
-    /// The next line, or nil at the end of input. Bytes that are not UTF-8 are replaced (U+FFFD).
+    /// The next line, or nil at the end of input. Bytes that are not UTF-8 are replaced (U+FFFD); a
+    /// byte-order mark before the first line is dropped.
     public mutating func next() throws(FileError) -> String? {
+        guard let line = try nextRaw() else { return nil }
+        return lineNumber == 1 ? ByteOrderMark.dropped(from: line) : line
+    }
+
+    private mutating func nextRaw() throws(FileError) -> String? {
         while true {
             if let newline = buffer[start...].firstIndex(of: 10) {
                 var end = newline

@@ -55,4 +55,36 @@ struct ProfileValidationTests {
         // Something that is neither is still "not a calibration file".
         #expect(Self.error(#"{"class":"TPV"}"#) == .notACalibrationFile(found: nil))
     }
+
+    /// Huge finite values refused at load with the field and the reason (issue: hostile inputs).
+    @Test func hugeFiniteValuesAreRefusedWithTheirField() throws {
+        func edited(_ edit: (inout [String: Any]) -> Void) throws -> String {
+            var object = try #require(JSONSerialization.jsonObject(with: Data(Self.document().utf8)) as? [String: Any])
+            edit(&object)
+            return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        }
+        let cases: [(String, (inout [String: Any]) -> Void, String)] = [
+            ("profile.yaw_offset_degrees", { $0["yaw_offset_degrees"] = 1e308 }, "not an alignment within ±360°"),
+            ("profile.field_strength", { $0["field_strength"] = 1e308 }, "beyond what any magnetometer reports"),
+            ("profile.deviation_degrees", { $0["deviation_degrees"] = [0, 1e308, 0, 0] }, "not within ±180°"),
+            ("profile.accelerometer.offset", { $0["accelerometer"] = ["offset": [1e308, 0, 0], "scale": [1, 1, 1]] },
+             "beyond any accelerometer's range"),
+            ("profile.accelerometer.scale", { $0["accelerometer"] = ["offset": [0, 0, 0], "scale": [1e200, 1, 1]] },
+             "a gain outside"),
+            ("profile.matrix", { $0["matrix"] = [[1e200, 0, 0], [0, 1e200, 0], [0, 0, 1e200]] }, "scales readings by"),
+        ]
+        for (field, edit, reason) in cases {
+            let e = Self.error(try edited(edit))
+            guard case let .invalidField(path, why)? = e else { Issue.record("\(field): \(String(describing: e))"); continue }
+            #expect(path == field)
+            #expect(why.contains(reason), "\(why)")
+        }
+        // Ordinary values in the same fields still load.
+        let fine = try edited {
+            $0["yaw_offset_degrees"] = -12.5
+            $0["deviation_degrees"] = [0.5, -1, 2, 0]
+            $0["accelerometer"] = ["offset": [0.01, -0.02, 0.03], "scale": [1.01, 0.99, 1]]
+        }
+        #expect(Self.error(fine) == nil)
+    }
 }

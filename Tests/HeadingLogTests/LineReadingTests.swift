@@ -1,5 +1,6 @@
 import Foundation
 import HeadingLog
+import Platform
 import Testing
 
 @Suite("chunked line reading")
@@ -49,5 +50,45 @@ struct LineReadingTests {
         #expect(s.rows == 2)
         #expect(reported.map(\.line) == [3])
         #expect(reported.first?.problem == .tooLong)
+    }
+}
+
+/// A UTF-8 byte-order mark before the header (issue: hostile inputs) is dropped by every line reader.
+@Suite("byte-order mark")
+struct ByteOrderMarkTests {
+    @Test func theChunkedReaderAndTheLineReaderDropIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bom-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bom.csv").path
+        try Data([0xEF, 0xBB, 0xBF] + Array("a,b\r\n\u{FEFF}c\n".utf8)).write(to: URL(fileURLWithPath: path))
+        var lines = try ChunkedLines(path: path)
+        var got: [String] = []
+        try lines.forEach { line, _ in got.append(String(decoding: line, as: UTF8.self)); return true }
+        #expect(got == ["a,b", "\u{FEFF}c"], "only before the first line")
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        var reader = LineReader(fd: fd)
+        #expect(try reader.next() == "a,b")
+        #expect(try reader.next() == "\u{FEFF}c")
+    }
+
+    @Test func analyzeReadsALogWithOne() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bom-log-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("log.csv").path
+        let row = LogSchema.header.split(separator: ",", omittingEmptySubsequences: false).map { name -> String in
+            switch name {
+            case "time": return "2026-12-01T09:00:00.000Z"
+            case "monotonic_s": return "1"
+            case "heading_mag_deg": return "90"
+            case "declination_source": return "none"
+            default: return ""
+            }
+        }.joined(separator: ",")
+        try Data([0xEF, 0xBB, 0xBF] + Array((LogSchema.header + "\n" + row + "\n").utf8)).write(to: URL(fileURLWithPath: path))
+        let analysis = try LogAnalyzer.analyze(path: path)
+        #expect(analysis.summary.rows == 1)
     }
 }

@@ -57,6 +57,15 @@ struct LogCommandTests {
         #expect(LogCheck(path: path).problems.isEmpty)
     }
 
+    @Test("--output - writes the log to standard output: the header, then rows")
+    func outputToStandardOutput() throws {
+        let result = try runLodestone(["log", "--simulate", "--output", "-", "--rate", "10", "--duration", "0.5"], timeout: 20)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("time,monotonic_s,") == true, "\(result.stdout.prefix(200))")
+        #expect(lines.count >= 3)
+    }
+
     @Test("a folder that cannot be written: exit 74 with a message")
     func readOnlyFolder() throws {
         let dir = try makeTemporaryFolder(); defer { try? FileManager.default.removeItem(at: dir) }

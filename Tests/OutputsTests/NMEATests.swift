@@ -90,4 +90,26 @@ struct NMEATests {
             }
         }
     }
+
+    /// Found by the NMEA fuzzer (make fuzz): a heading that is not finite was written as "nan", and
+    /// absurd rates, angles and variations made fields hundreds of digits long, past 82 characters.
+    @Test("values that cannot be written leave their field empty or their sentence out")
+    func nonFiniteAndAbsurdValues() throws {
+        var r = Self.report(.nan)
+        r.trueHeading = .infinity
+        r.variation = 1e300
+        r.rateOfTurn = 1e300
+        r.pitch = -1e200
+        r.roll = .nan
+        let sentences = Self.nmea.sentences(for: r)
+        #expect(sentences.map { try? NMEASentence.parse($0) }.allSatisfy { $0 != nil })
+        #expect(sentences.allSatisfy { !$0.lowercased().contains("nan") && !$0.contains("inf") && $0.utf8.count <= 82 })
+        #expect(Self.nmea.hdm(r) == NMEASentence.make(talker: "HC", type: "HDM", fields: ["", "M"]))
+        #expect(Self.nmea.hdg(r) == NMEASentence.make(talker: "HC", type: "HDG", fields: ["", "", "", "", ""]))
+        #expect(Self.nmea.hdt(r) == NMEASentence.make(talker: "HC", type: "HDT", fields: ["", "T"]))
+        #expect(Self.nmea.rot(r) == nil)
+        #expect(Self.nmea.xdr(r) == nil)
+        r.rateOfTurn = -NMEAFormatter.maximumRateOfTurn
+        #expect(Self.nmea.rot(r) == NMEASentence.make(talker: "HC", type: "ROT", fields: ["-60000.0", "A"]))
+    }
 }

@@ -9,6 +9,7 @@ final class ScriptedCalls: I2CSystemCalls {
     var openError: Errno?
     var selectError: Errno?
     var readError: Errno?
+    var funcsError: Errno?
     var funcs: UInt = UInt(I2C_FUNC_SMBUS_READ_I2C_BLOCK)
     var registers: [UInt8: UInt8] = [:]
 
@@ -22,7 +23,11 @@ final class ScriptedCalls: I2CSystemCalls {
         log.append("ioctl I2C_SLAVE \(hexAddress(address))")
         if let selectError { throw selectError }
     }
-    func functionality(_ fd: Int32) throws(Errno) -> UInt { log.append("ioctl I2C_FUNCS"); return funcs }
+    func functionality(_ fd: Int32) throws(Errno) -> UInt {
+        log.append("ioctl I2C_FUNCS")
+        if let funcsError { throw funcsError }
+        return funcs
+    }
     func writeByteData(_ fd: Int32, register: UInt8, value: UInt8) throws(Errno) {
         log.append("write \(hexAddress(register))=\(hexAddress(value))")
         registers[register] = value
@@ -91,5 +96,26 @@ final class ScriptedCalls: I2CSystemCalls {
     @Test func rejectsOversizedReads() throws {
         let bus = try LinuxI2CBus(number: 1, calls: ScriptedCalls())
         #expect(throws: I2CError.self) { try bus.readRegisters(address: 0x0D, start: 0, count: 33) }
+    }
+
+    /// A node that is not an adapter (a tty, /dev/null) answers ENOTTY: said so, and closed.
+    @Test func aNodeThatIsNotAnAdapterIsSaidToBeOne() {
+        let calls = ScriptedCalls(); calls.funcsError = Errno(25)   // ENOTTY
+        #expect(throws: I2CError.notAnAdapter(path: "/dev/i2c-4")) { try LinuxI2CBus(number: 4, calls: calls) }
+        #expect(calls.log == ["open /dev/i2c-4", "ioctl I2C_FUNCS", "close 7"])
+        #expect(I2CError.notAnAdapter(path: "/dev/i2c-4").message.contains("is not an I²C adapter"))
+        #expect(I2CError.notAnAdapter(path: "/dev/i2c-4").exitCode == .unavailable)
+        // Another failure of the query is not that: the bus is used without block reads.
+        let odd = ScriptedCalls(); odd.funcsError = .ioError
+        #expect((try? LinuxI2CBus(number: 4, calls: odd)) != nil)
+    }
+
+    @Test func detectOnANodeThatIsNotAnAdapterSaysSoAndIsUnavailable() {
+        let scan = SystemScan(listBuses: { [4] }, openBus: { number throws(I2CError) in
+            let calls = ScriptedCalls(); calls.funcsError = Errno(25)
+            return try LinuxI2CBus(number: number, calls: calls)
+        })
+        #expect(throws: DetectionError.notAnAdapter(path: "/dev/i2c-4")) { try scan.run(bus: 4) }
+        #expect(DetectionError.notAnAdapter(path: "/dev/i2c-4").exitCode == .unavailable)
     }
 }

@@ -71,6 +71,43 @@ struct CalibrationWizardTests {
         #expect(h.clock.now() == 0)
     }
 
+    /// A corrupt default calibration file is found before any sample is collected (issue: hostile
+    /// inputs): with --yes it is refused at once; asked, "n" leaves it, "y" keeps it aside and saves anew.
+    @Test("a corrupt calibration file is found before collecting, with the choice to replace it")
+    func corruptDefaultFile() throws {
+        let h = try SessionHarness("wizard-corrupt", deadline: 1200)
+        let file = h.path("config/lodestone/calibration.json")
+        try FileManager.default.createDirectory(atPath: h.path("config/lodestone"), withIntermediateDirectories: true)
+        try "{\"schema\": \"lodestone.calibration/1\", \"profiles\": [{\"schema_version\": 1}".write(
+            toFile: file, atomically: true, encoding: .utf8)
+        #expect(throws: ProfileStoreError.self) {
+            try runCalibrationWizard(WizardRequest(sensors: SensorSelection(simulate: true), saveWithoutAsking: true),
+                                     runtime: h.runtime("calibrate"))
+        }
+        #expect(h.clock.now() == 0, "refused before collecting")
+
+        for (answers, replaced) in [("n\n", false), ("y\ny\nn\n", true)] {
+            let path = h.path("answers-\(replaced).txt")
+            try answers.write(toFile: path, atomically: true, encoding: .utf8)
+            let fd = open(path, O_RDONLY)
+            defer { close(fd) }
+            var runtime = h.runtime("calibrate")
+            runtime.interactiveInput = true
+            runtime.input = fd
+            let status = try runCalibrationWizard(WizardRequest(sensors: SensorSelection(simulate: true)), runtime: runtime)
+            #expect(h.output.text.contains("cannot be read"), "\(h.output.text.prefix(400))")
+            if replaced {
+                #expect(status == .success)
+                #expect(FileManager.default.fileExists(atPath: file + ".corrupt"))
+                let saved = try CalibrationProfileFile.decode(try String(contentsOfFile: file, encoding: .utf8))
+                #expect(saved.profiles.count == 1)
+            } else {
+                #expect(status == .dataError)
+                #expect(!FileManager.default.fileExists(atPath: file + ".corrupt"))
+            }
+        }
+    }
+
     @Test("--record: t,x,y,z,ax,ay,az rows for the duration, never overwriting")
     func record() throws {
         let h = try SessionHarness("record")

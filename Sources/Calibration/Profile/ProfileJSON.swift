@@ -58,11 +58,23 @@ extension CalibrationProfile {
         guard matrix.determinant > 0 else { throw .invalidField("\(path).matrix", reason: "not invertible or a reflection") }
         let field = try r.double("field_strength")
         guard field > 0 else { throw .invalidField("\(path).field_strength", reason: "must be positive") }
+        guard field <= Self.maximumFieldStrength else {
+            throw .invalidField("\(path).field_strength", reason: "\(field) is beyond what any magnetometer reports "
+                                + "(at most \(Int(Self.maximumFieldStrength)) in any unit)")
+        }
         var accelerometer: AccelerometerCalibration?
         if let a = try r.optionalChild("accelerometer") {
             let cal = AccelerometerCalibration(offset: try a.vector("offset"), scale: try a.vector("scale"))
             guard cal.scale.x > 0, cal.scale.y > 0, cal.scale.z > 0 else {
                 throw .invalidField("\(path).accelerometer.scale", reason: "must be positive")
+            }
+            guard [cal.scale.x, cal.scale.y, cal.scale.z].allSatisfy(Self.gainRange.contains) else {
+                throw .invalidField("\(path).accelerometer.scale", reason: "a gain outside "
+                                    + "\(Self.gainRange.lowerBound)–\(Int(Self.gainRange.upperBound))")
+            }
+            guard cal.offset.norm <= Self.maximumAccelerometerOffset else {
+                throw .invalidField("\(path).accelerometer.offset", reason: "|offset| \(cal.offset.norm) g is beyond any "
+                                    + "accelerometer's range (±\(Int(Self.maximumAccelerometerOffset)) g)")
             }
             accelerometer = cal
         }
@@ -73,6 +85,14 @@ extension CalibrationProfile {
                 throw .invalidField("\(path).mounting", reason: "not a rotation (determinant must be 1)")
             }
             mounting = m
+        }
+        let yaw = r.has("yaw_offset_degrees") ? try r.double("yaw_offset_degrees") : nil
+        if let yaw, abs(yaw) > 360 {
+            throw .invalidField("\(path).yaw_offset_degrees", reason: "\(yaw)° is not an alignment within ±360°")
+        }
+        let deviation = r.has("deviation_degrees") ? try r.doubles("deviation_degrees") : nil
+        if let deviation, let worst = deviation.max(by: { abs($0) < abs($1) }), abs(worst) > 180 {
+            throw .invalidField("\(path).deviation_degrees", reason: "a correction of \(worst)° is not within ±180°")
         }
         let offset = try r.vector("offset")
         try Self.checkFiniteOutput(offset: offset, matrix: matrix, fieldStrength: field, path: path)
@@ -85,14 +105,17 @@ extension CalibrationProfile {
                   sampleCount: try r.optionalInt("sample_count") ?? 0,
                   rejectedCount: try r.optionalInt("rejected_count") ?? 0,
                   model: model, created: try r.string("created"), unit: try r.optionalString("unit") ?? "uT",
-                  mounting: mounting, yawOffsetDegrees: r.has("yaw_offset_degrees") ? try r.double("yaw_offset_degrees") : nil,
-                  accelerometer: accelerometer,
-                  deviation: r.has("deviation_degrees") ? DeviationCard(corrections: try r.doubles("deviation_degrees")) : nil)
+                  mounting: mounting, yawOffsetDegrees: yaw, accelerometer: accelerometer,
+                  deviation: deviation.map { DeviationCard(corrections: $0) })
     }
 
     /// Largest accepted |offset| in field strengths: no magnetometer measures beyond ~30× the
     /// Earth's field (±16 G), so a hard-iron offset 1000× the field is not a reading's.
     static let maximumOffsetInFields = 1000.0
+    /// Largest accepted field strength in any unit: a 16-bit chip's counts, or nT for ±16 G, stay below.
+    static let maximumFieldStrength = 1e7
+    /// Largest accepted accelerometer offset, g: beyond the widest range (±16 g) of any supported chip.
+    static let maximumAccelerometerOffset = 16.0
     /// Accepted range of the matrix's gains (singular values) relative to each other and to 1:
     /// real soft iron stays within 0.2–5 after normalisation.
     static let gainRange = 1e-3...1e3
@@ -106,6 +129,12 @@ extension CalibrationProfile {
         guard offset.norm.isFinite, offset.norm <= limit else {
             throw .invalidField("\(path).offset", reason: "|offset| \(offset.norm) is more than \(Int(maximumOffsetInFields))× the "
                                 + "field strength \(fieldStrength), beyond any sensor's range; headings would not be finite")
+        }
+        // An entry bounds the largest gain from below; checked first, as its square may overflow.
+        let entries = [matrix.r0, matrix.r1, matrix.r2].flatMap { [abs($0.x), abs($0.y), abs($0.z)] }
+        if let largestEntry = entries.max(), largestEntry > gainRange.upperBound {
+            throw .invalidField("\(path).matrix", reason: "it scales readings by \(largestEntry) or more, outside "
+                                + "\(gainRange.lowerBound)–\(Int(gainRange.upperBound)); headings would not be finite")
         }
         guard let e = (matrix.transposed * matrix).symmetricEigen(), e.values.x > 0 else {
             throw .invalidField("\(path).matrix", reason: "not invertible")

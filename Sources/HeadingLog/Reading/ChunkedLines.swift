@@ -7,7 +7,7 @@ public enum LineEnding: Sendable, Equatable {
     case newline
     /// At the end of the file without "\n": a logger may still be writing it, or was stopped.
     case endOfFile
-    /// Longer than the reader accepts; its bytes are not handed out, only this fact.
+    /// Longer than the reader accepts: only its first bytes (a buffer's worth) are handed out, once.
     case tooLong
 }
 
@@ -33,13 +33,30 @@ public struct ChunkedLines: ~Copyable {
         buffer = .allocate(capacity: capacity)
     }
 
+    /// The file's size when it is a regular file (not a pipe or a device), for a size check before reading.
+    public var regularFileSize: Int? {
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(st.st_size)
+    }
+
     deinit {
         close(fd)
         buffer.deallocate()
     }
 
-    /// Calls `body` with each line and how it ended; `body` returns false to stop early.
+    /// Calls `body` with each line and how it ended; `body` returns false to stop early. A UTF-8
+    /// byte-order mark before the first line is dropped.
     public mutating func forEach(_ body: (UnsafeBufferPointer<UInt8>, LineEnding) -> Bool) throws(FileError) {
+        var first = true
+        try forEachRaw { line, ending in
+            guard first else { return body(line, ending) }
+            first = false
+            return body(ending == .tooLong ? line : ByteOrderMark.dropped(from: line), ending)
+        }
+    }
+
+    private mutating func forEachRaw(_ body: (UnsafeBufferPointer<UInt8>, LineEnding) -> Bool) throws(FileError) {
         var filled = 0          // bytes in the buffer
         var start = 0           // start of the first unconsumed line
         var skippingLongLine = false
@@ -75,7 +92,7 @@ public struct ChunkedLines: ~Copyable {
             if start == 0 && filled == capacity {
                 // No line end in a full buffer: report the line once and drop bytes until its end.
                 if !skippingLongLine {
-                    if !body(UnsafeBufferPointer(start: buffer, count: 0), .tooLong) { return }
+                    if !body(UnsafeBufferPointer(start: buffer, count: capacity), .tooLong) { return }
                 }
                 skippingLongLine = true
                 filled = 0

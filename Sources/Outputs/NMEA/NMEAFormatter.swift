@@ -38,16 +38,20 @@ public struct NMEAFormatter: Sendable {
         r.trueHeading.map { make("HDT", [heading($0), "T"]) }
     }
 
-    /// `$--ROT,degrees per minute,A`, or nil when the rate is unknown.
+    /// The largest rate of turn written, degrees per second; a faster one is no measurement.
+    public static let maximumRateOfTurn = 1000.0
+
+    /// `$--ROT,degrees per minute,A`, or nil when the rate is unknown (or not a rate at all).
     public func rot(_ r: HeadingReport) -> String? {
-        r.rateOfTurn.map { make("ROT", [fixed($0 * 60, 1), "A"]) }
+        guard let rate = r.rateOfTurn, rate.isFinite, abs(rate) <= Self.maximumRateOfTurn else { return nil }
+        return make("ROT", [fixed(rate * 60, 1), "A"])
     }
 
-    /// `$--XDR,A,pitch,D,PITCH,A,roll,D,ROLL`, or nil without tilt.
+    /// `$--XDR,A,pitch,D,PITCH,A,roll,D,ROLL`, or nil without tilt (angles beyond ±180° are left out).
     public func xdr(_ r: HeadingReport) -> String? {
         var fields: [String] = []
-        if let p = r.pitch { fields += ["A", fixed(p, 1), "D", "PITCH"] }
-        if let q = r.roll { fields += ["A", fixed(q, 1), "D", "ROLL"] }
+        if let p = r.pitch, p.isFinite, abs(p) <= 180 { fields += ["A", fixed(p, 1), "D", "PITCH"] }
+        if let q = r.roll, q.isFinite, abs(q) <= 180 { fields += ["A", fixed(q, 1), "D", "ROLL"] }
         return fields.isEmpty ? nil : make("XDR", fields)
     }
 
@@ -55,15 +59,16 @@ public struct NMEAFormatter: Sendable {
         NMEASentence.make(talker: talker.text, type: type, fields: fields)
     }
 
-    /// A heading to a tenth of a degree in [0, 360): 359.96 is "0.0", never "360.0".
+    /// A heading to a tenth of a degree in [0, 360): 359.96 is "0.0", never "360.0"; empty when not finite.
     private func heading(_ degrees: Double) -> String {
+        guard degrees.isFinite else { return "" }
         let tenths = (wrapDegrees(degrees) * 10).rounded()
         return fixed(tenths >= 3600 ? 0 : tenths / 10, 1)
     }
 
-    /// An east-positive angle as magnitude and E/W, or two empty fields.
+    /// An east-positive angle (within ±180°) as magnitude and E/W, or two empty fields.
     private func signed(_ degrees: Double?) -> [String] {
-        guard let d = degrees, d.isFinite else { return ["", ""] }
+        guard let d = degrees, d.isFinite, abs(d) <= 180 else { return ["", ""] }
         return [fixed(abs(d), 1), d < 0 && fixed(abs(d), 1) != "0.0" ? "W" : "E"]
     }
 }

@@ -61,6 +61,6 @@ public final class EmulatedI2CBus: I2CBus {
         if recordsTrace { trace.append(.read(address: address, start: start, count: count)) }
         if let error = faults.nextError(bus: busNumber, address: address) { throw error }
         guard let device = devices[address] else { throw .noAcknowledge(bus: busNumber, address: address) }
-        return device.read(start: start, count: count)
+        return faults.apply(to: device.read(start: start, count: count))
     }
 }

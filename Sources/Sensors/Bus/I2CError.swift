@@ -4,6 +4,8 @@ import Platform
 public enum I2CError: Error, Equatable, Sendable {
     /// `/dev/i2c-N` does not exist: I²C is not enabled, or the bus number is wrong.
     case busNotFound(path: String)
+    /// The node opened, but it is not an I²C adapter (ENOTTY to the I²C ioctls).
+    case notAnAdapter(path: String)
     /// The device node exists but this user may not open it.
     case permissionDenied(path: String)
     /// Nothing acknowledged the address (ENXIO / EREMOTEIO, errno 121): wiring, power or address.
@@ -16,6 +18,9 @@ public enum I2CError: Error, Equatable, Sendable {
     case unsupported(bus: Int, operation: String)
     /// Fewer bytes arrived than asked for.
     case shortRead(bus: Int, address: I2CAddress, expected: Int, got: Int)
+    /// Every byte of a data read was 0xFF: the data line held high (a loose SDA wire, a device gone
+    /// quiet), not a reading.
+    case allOnes(bus: Int, address: I2CAddress)
     /// Any other system error.
     case system(bus: Int, address: I2CAddress?, operation: String, Errno)
 
@@ -34,7 +39,7 @@ public enum I2CError: Error, Equatable, Sendable {
     /// True for errors a retry can cure (a NAK burst, a timeout), as opposed to set-up problems.
     public var isTransient: Bool {
         switch self {
-        case .noAcknowledge, .timeout, .shortRead: return true
+        case .noAcknowledge, .timeout, .shortRead, .allOnes: return true
         case .system(_, _, _, let e): return e == .ioError || e == .interrupted || e == .wouldBlock
         default: return false
         }
@@ -46,6 +51,9 @@ public enum I2CError: Error, Equatable, Sendable {
             return "\(path) does not exist: I²C is not enabled or the bus number is wrong.\n"
                 + "On a Raspberry Pi: add 'dtparam=i2c_arm=on' to /boot/firmware/config.txt (or run "
                 + "'sudo raspi-config' → Interface Options → I2C), then reboot. Or try --simulate."
+        case .notAnAdapter(let path):
+            return "\(path) is not an I²C adapter (it answers no I²C request: inappropriate ioctl for device).\n"
+                + "Check the bus number: 'i2cdetect -l' lists the adapters, 'ls /dev/i2c-*' their nodes. Or try --simulate."
         case .permissionDenied(let path):
             return "permission denied opening \(path).\n"
                 + "Add yourself to the i2c group: 'sudo usermod -aG i2c $USER', then log out and in again. "
@@ -64,6 +72,9 @@ public enum I2CError: Error, Equatable, Sendable {
             return "the I²C adapter of bus \(bus) does not support \(operation)."
         case .shortRead(let bus, let address, let expected, let got):
             return "short read from \(hexAddress(address)) on bus \(bus): \(got) of \(expected) bytes."
+        case .allOnes(let bus, let address):
+            return "read only 0xff bytes from \(hexAddress(address)) on bus \(bus): the data line is held high; "
+                + "check the SDA wire and the pull-ups"
         case .system(let bus, let address, let operation, let e):
             return "I²C \(operation) on bus \(bus)" + (address.map { " at \(hexAddress($0))" } ?? "") + " failed: \(e)"
         }

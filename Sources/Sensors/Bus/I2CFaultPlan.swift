@@ -8,6 +8,8 @@ public struct I2CFaultPlan: Sendable {
     private var nakRemaining = 0
     private var timeoutRemaining = 0
     private var vanished: [I2CAddress: Double] = [:]
+    private var garbleRemaining = 0
+    private var garble: Garble?
     /// The clock used for `vanish(until:)`; set by the owner of the simulation.
     public var now: @Sendable () -> Double = { 0 }
 
@@ -21,6 +23,37 @@ public struct I2CFaultPlan: Sendable {
 
     /// The device stops answering until the clock reaches `time` (seconds on `now`).
     public mutating func vanish(address: I2CAddress, until time: Double) { vanished[address] = time }
+
+    /// How a garbled read's bytes are changed.
+    public enum Garble: Sendable, Equatable {
+        /// Every byte reads this (0xFF: SDA held high; 0x7F: words near the positive rail).
+        case fill(UInt8)
+        /// One bit of every byte of the read flips, chosen from `seed`.
+        case bitFlips(seed: UInt64)
+    }
+
+    /// The next `count` multi-byte reads (a sample's data, not a status register) return garbage.
+    public mutating func garbleReads(count: Int, _ garble: Garble) {
+        garbleRemaining = count
+        self.garble = garble
+    }
+
+    /// The bytes of a read, garbled when a garble is pending and the read is a multi-byte one.
+    mutating func apply(to bytes: [UInt8]) -> [UInt8] {
+        guard garbleRemaining > 0, bytes.count >= 6, let garble else { return bytes }
+        garbleRemaining -= 1
+        switch garble {
+        case .fill(let value):
+            return [UInt8](repeating: value, count: bytes.count)
+        case .bitFlips(let seed):
+            var state = seed &+ UInt64(garbleRemaining) &* 0x9E37_79B9_7F4A_7C15
+            self.garble = .bitFlips(seed: seed &+ 1)
+            return bytes.map { b in
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                return b ^ (1 << UInt8((state >> 61) & 7))
+            }
+        }
+    }
 
     /// Clears every fault.
     public mutating func clear() { self = I2CFaultPlan(now: now) }

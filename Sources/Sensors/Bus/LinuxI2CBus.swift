@@ -1,4 +1,5 @@
 import CI2C
+import Glibc
 import Platform
 
 /// A real I²C bus, `/dev/i2c-N`, through libi2c.
@@ -33,7 +34,16 @@ public final class LinuxI2CBus: I2CBus {
             default: throw .system(bus: number, address: nil, operation: "open \(path)", error)
             }
         }
-        let funcs = (try? calls.functionality(fd)) ?? 0
+        var funcs: UInt = 0
+        do {
+            funcs = try calls.functionality(fd)
+        } catch {
+            // ENOTTY: the node answers no I²C ioctl (a tty, /dev/null, a regular file): no adapter.
+            if error == Errno(ENOTTY) {
+                calls.close(fd)
+                throw .notAnAdapter(path: path)
+            }
+        }
         hasBlockRead = funcs & UInt(I2C_FUNC_SMBUS_READ_I2C_BLOCK) != 0
     }
 

@@ -141,6 +141,11 @@ public final class MagnetometerReader {
             counters.droppedInvalid += 1
             return nil
         }
+        guard Self.isPlausible(raw, fullScale: magnetometer.info.fullScale) else {
+            // Bus garbage (bit flips, a saturated or rail-stuck word) that passed the chip's own checks.
+            counters.droppedImplausible += 1
+            return nil
+        }
         checkForStuckReadings(raw, at: readTime)
         pollAccelerometer(at: readTime)
         counters.samples += 1
@@ -154,6 +159,27 @@ public final class MagnetometerReader {
         }
         return MagnetometerSample(monotonic: readTime, wall: clock.wall(), field: field, acceleration: acceleration,
                                   rotationRate: rotationRate)
+    }
+
+    /// The strongest field accepted as a reading, µT: far beyond the Earth's (at most 66 µT) plus any
+    /// steel a compass can work beside; a stronger one is bus garbage or a magnet on the sensor.
+    public static let maximumPlausibleField = 2000.0
+    /// The weakest field accepted as a reading, µT: a twentieth of the weakest Earth field (22 µT).
+    /// A bus held at 0x00 or 0xFF decodes to about nothing (0 or −1 count per axis); a real raw field
+    /// this weak would need steel that cancels the Earth's to within 1 µT.
+    public static let minimumPlausibleField = 1.0
+    /// How far past its full scale (per axis) a chip's reading may go before it is garbage: some chips
+    /// read a little beyond their nominal range.
+    public static let fullScaleAllowance = 1.05
+
+    /// True when a chip-axes reading (µT) is one the chip could make on Earth: every axis within its
+    /// range (with `fullScaleAllowance`) and the magnitude within `minimumPlausibleField` to
+    /// `maximumPlausibleField`.
+    public static func isPlausible(_ raw: Vector3, fullScale: Double) -> Bool {
+        let limit = fullScale > 0 ? fullScale * fullScaleAllowance : .infinity
+        let magnitude = raw.norm
+        return abs(raw.x) <= limit && abs(raw.y) <= limit && abs(raw.z) <= limit
+            && magnitude >= minimumPlausibleField && magnitude <= maximumPlausibleField
     }
 
     /// The next point of the grid strictly after `time`: drift-free however long a read took.

@@ -113,6 +113,9 @@ public struct ReaderCounters: Sendable, Equatable {
     public var droppedOverflow = 0
     /// Samples dropped because a value was not finite.
     public var droppedInvalid = 0
+    /// Reads dropped because the chip could not have made them (beyond its range, or a field far
+    /// stronger than any a compass works in): bus garbage.
+    public var droppedImplausible = 0
     /// Times the chip was re-initialised with `configure()`.
     public var reconfigurations = 0
     /// Failed accelerometer calls.

@@ -4,6 +4,8 @@ import Platform
 public enum DetectionError: Error, Sendable, Equatable {
     /// No `/dev/i2c-*` at all, or not the requested one.
     case noBuses(requested: Int?, present: [Int])
+    /// The requested node is not an I²C adapter (ENOTTY).
+    case notAnAdapter(path: String)
     /// The bus nodes exist but this user may not open them.
     case permission(paths: [String])
     /// The buses opened, but nothing acknowledged any probed address.
@@ -15,6 +17,8 @@ public enum DetectionError: Error, Sendable, Equatable {
             let what = requested.map { "/dev/i2c-\($0) does not exist" } ?? "no I²C bus found (no /dev/i2c-*)"
             let others = present.isEmpty ? "" : " (present: " + present.map { "/dev/i2c-\($0)" }.joined(separator: ", ") + ")"
             return what + others + ".\n" + Self.enableHelp
+        case .notAnAdapter(let path):
+            return I2CError.notAnAdapter(path: path).message
         case .permission(let paths):
             return "permission denied opening " + paths.joined(separator: ", ") + ".\n"
                 + "The I²C device nodes belong to the 'i2c' group. Add yourself to it:\n"

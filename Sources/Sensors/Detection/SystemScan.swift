@@ -54,6 +54,7 @@ public struct SystemScan: Sendable {
                 bus = try openBus(number)
             } catch {
                 if case .busNotFound = error, requested != nil { throw .noBuses(requested: requested, present: present) }
+                if case .notAnAdapter(let path) = error, requested != nil { throw .notAnAdapter(path: path) }
                 report.unopened.append((number, error))
                 continue
             }

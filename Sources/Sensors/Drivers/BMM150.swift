@@ -150,6 +150,8 @@ public final class BMM150: Magnetometer {
             throw .bus(.shortRead(bus: bus.busNumber, address: address, expected: 8, got: bytes.count))
         }
         guard bytes[6] & Self.dataReady != 0 else { return nil }
+        // All 0xFF compensates to a small, believable field: it is the bus, not the chip.
+        if bytes.allSatisfy({ $0 == 0xFF }) { throw .bus(.allOnes(bus: bus.busNumber, address: address)) }
         guard let field = Self.decode(bytes, trim: trim) else { throw .overflow(.bmm150) }
         return field
     }

@@ -42,13 +42,15 @@ public struct CalibrationFileRequest: Sendable {
 public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtime) throws -> ExitCode {
     let path = request.path, unit = request.unit, place = request.place, output = request.output
     let identity = request.sensor
-    let text = try Files.readText(path)
-    let recording = try Recording.parse(text, path: path)
+    if let output, Files.same(output, path) {
+        throw InvalidRequest("--output \(output) would overwrite the recording being calibrated; choose another file")
+    }
+    let recording = try Recording.read(path: path)
     for bad in recording.badRows.prefix(10) {
         runtime.say("\(path) line \(bad.line): \(bad.reason); row skipped")
     }
-    if recording.badRows.count > 10 {
-        runtime.say("… and \(recording.badRows.count - 10) more bad rows skipped")
+    if recording.badRowCount > 10 {
+        runtime.say("… and \(recording.badRowCount - 10) more bad rows skipped")
     }
 
     var options = CalibrationOptions()
@@ -89,7 +91,7 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
 
     let unitLabel = unit == "input" ? "(input unit)" : (unit == "uT" ? "µT" : unit)
     var summary = ["calibration of \(path): \(recording.magnetic.count) samples"
-        + (recording.badRows.isEmpty ? "" : " (\(recording.badRows.count) bad rows skipped)")
+        + (recording.badRowCount == 0 ? "" : " (\(recording.badRowCount) bad rows skipped)")
         + ", columns " + recording.magneticColumns.joined(separator: ",")]
     summary.append(methodLine(result))
     summary += outcome.summaryLines(unit: unitLabel)

@@ -64,6 +64,19 @@ public func runCalibrationWizard(_ request: WizardRequest, runtime: Runtime) thr
     if !interactive && !saveWithoutAsking && output == nil {
         throw WizardError.cannotAsk(defaultPath: abbreviatingHome(store?.path ?? "the default calibration file", home: home))
     }
+    let input = PromptInput(inbox: inbox, runtime: runtime)
+    // A corrupt calibration file is found now, not after minutes of turning the sensor: the user
+    // may replace it (it is kept beside as FILE.corrupt) or stop and look at it.
+    if let store, case .corrupt(let path, let why)? = store.problem {
+        guard interactive, !saveWithoutAsking else { throw ProfileStoreError.corrupt(path: path, why) }
+        runtime.output.write("The calibration file \(abbreviatingHome(path, home: home)) cannot be read: \(why)\n")
+        guard input.ask("Replace it with a new file (the old one is kept as \(path.split(separator: "/").last.map(String.init) ?? path).corrupt)?",
+                        defaultYes: false) == .yes else {
+            runtime.output.write("nothing was changed; move the file aside or fix it, then calibrate again\n")
+            return .dataError
+        }
+        try store.setAsideCorrupt()
+    }
     let timeLimit = request.duration ?? (interactive ? nil : 300)
     let ascii = request.ascii || !runtime.environment.localeIsUTF8
     let out = runtime.output
@@ -119,7 +132,6 @@ public func runCalibrationWizard(_ request: WizardRequest, runtime: Runtime) thr
     let reason = end == .passed ? "every check passed" : (end == .fitNow ? "stopped by you" : "time limit reached")
     out.write("Calibration finished (\(reason)).\n")
 
-    let input = PromptInput(inbox: inbox, runtime: runtime)
     input.discardPendingTerminalInput()
     let finished = collection.finish()
     var best: CalibrationResult?

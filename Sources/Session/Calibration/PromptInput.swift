@@ -84,10 +84,13 @@ final class PromptInput {
         return readLine() != nil
     }
 
-    /// Drops keys typed before the question (e.g. during the live screen) on a terminal.
+    /// Drops keys typed before the question (e.g. during the live screen) on a terminal; answers
+    /// read ahead from a file or pipe are kept.
     func discardPendingTerminalInput() {
-        buffer.removeAll()
-        if fd >= 0, isatty(fd) == 1 { tcflush(fd, TCIFLUSH) }
+        if fd >= 0, isatty(fd) == 1 {
+            buffer.removeAll()
+            tcflush(fd, TCIFLUSH)
+        }
     }
 }
 

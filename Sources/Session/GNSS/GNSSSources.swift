@@ -39,6 +39,7 @@ func describe(_ state: GNSSState, source: any GNSSSource) -> String {
     case .connecting: return "connecting to \(source.name)"
     case .connected: return "connected to \(source.name)"
     case .waitingForFix: return "connected to \(source.name), waiting for a fix"
+    case .timeFrozen: return "connected to \(source.name), but " + state.description.dropFirst("connected, but ".count)
     case .disconnected(let error): return error.message
     }
 }

@@ -1,4 +1,5 @@
 import Calibration
+import Glibc
 import JSON
 import Platform
 
@@ -38,6 +39,18 @@ public struct ProfileStore: Sendable {
             return try CalibrationProfileFile.decodeFileOrProfile(text)
         } catch {
             throw .corrupt(path: path, error.message)
+        }
+    }
+
+    /// Why the file cannot be used, or nil when it can (or does not exist yet).
+    public var problem: ProfileStoreError? {
+        do { _ = try loadAll(); return nil } catch { return error }
+    }
+
+    /// Renames a corrupt file to FILE.corrupt, so the next save starts a new one.
+    public func setAsideCorrupt() throws(ProfileStoreError) {
+        guard rename(path, path + ".corrupt") == 0 else {
+            throw .unwritable(path: path + ".corrupt", Errno.current.description)
         }
     }
 

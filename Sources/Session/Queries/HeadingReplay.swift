@@ -47,13 +47,15 @@ public struct HeadingReplay: Sendable {
         // counts) is applied before the unit conversion.
         let profile = loaded.flatMap { $0.inMicrotesla() }
         let inputProfile = profile == nil ? loaded : nil
-        let text = try Files.readText(path)
-        let recording = try Recording.parse(text, path: path)
+        let recording = try Recording.read(path: path, requireTime: true)
         guard let times = recording.times, let timeTexts = recording.timeTexts else {
-            throw RecordingError.missingColumns(path: path, found: recording.magneticColumns + ["(no t column: add the sample time in seconds)"])
+            throw RecordingError.missingTime(path: path, found: recording.magneticColumns)
         }
         for bad in recording.badRows.prefix(10) {
             runtime.say("\(path) line \(bad.line): \(bad.reason); skipped")
+        }
+        if recording.badRowCount > 10 {
+            runtime.say("… and \(recording.badRowCount - 10) more bad rows skipped")
         }
         var settings = self.settings
         settings.deviation = .off
@@ -85,6 +87,12 @@ public struct HeadingReplay: Sendable {
         }
         if !lines.isEmpty { guard out.write(lines.joined(separator: "\n") + "\n") else { return .success } }
         if skipped > 0 { runtime.say("\(skipped) rows without a usable time or value were skipped") }
+        // No estimate at all is no result: the rows were read but none could be used.
+        // The same rule as for the rows the reader skipped, whatever made a row unusable.
+        let unusable = recording.badRowCount + skipped
+        if BadRowRule.rejects(bad: unusable, rows: recording.rowCount) {
+            throw HeadingReplayError.tooFewUsable(path: path, unusable: unusable, rows: recording.rowCount)
+        }
         return .success
     }
 
@@ -136,4 +144,19 @@ public struct HeadingReplay: Sendable {
         let end = Double(ISO8601.daysFromCivil(year + 1, 1, 1)) * 86400
         return start + (y - Double(year)) * (end - start)
     }
+}
+
+/// A recording with too few rows that give a heading (`BadRowRule`). Exit 65.
+enum HeadingReplayError: UserFacingError, Equatable {
+    case tooFewUsable(path: String, unusable: Int, rows: Int)
+
+    var message: String {
+        switch self {
+        case .tooFewUsable(let path, let unusable, let rows):
+            return "\(path): \(unusable) of \(rows) rows gave no heading (more than \(BadRowRule.maximumPercent)): "
+                + "check the recording's columns, units and times"
+        }
+    }
+
+    var exitCode: ExitCode { .dataError }
 }

@@ -31,11 +31,11 @@ public struct LogAnalysisQuery: Sendable {
     /// ```
     public func run(runtime: Runtime) throws -> ExitCode {
         for (option, output) in [("svg", svgPath), ("gpx", gpxPath)] {
-            if let output, sameFile(output, path) {
+            if let output, Files.same(output, path) {
                 throw InvalidRequest("--\(option) \(output) would overwrite the log being analysed; choose another file")
             }
         }
-        if let svgPath, let gpxPath, sameFile(svgPath, gpxPath) {
+        if let svgPath, let gpxPath, Files.same(svgPath, gpxPath) {
             throw InvalidRequest("--svg and --gpx name the same file (\(svgPath)); give each its own")
         }
         var problems = 0
@@ -66,13 +66,4 @@ public struct LogAnalysisQuery: Sendable {
         }
         return .success
     }
-}
-
-/// True when both paths name the same existing file (same device and inode), or are the same text.
-
-private func sameFile(_ a: String, _ b: String) -> Bool {
-    if a == b { return true }
-    var sa = stat(), sb = stat()
-    guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
-    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
 }

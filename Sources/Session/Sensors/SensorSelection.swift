@@ -108,6 +108,7 @@ public struct SensorSelection: Sendable, Equatable {
             } catch {
                 if case .permissionDenied(let path) = error { throw DetectionError.permission(paths: [path]) }
                 if case .busNotFound = error, bus != nil { throw DetectionError.noBuses(requested: number, present: present) }
+                if case .notAnAdapter(let path) = error, bus != nil { throw DetectionError.notAnAdapter(path: path) }
                 findings.append("bus \(number): " + firstLine(error.message))
                 continue
             }

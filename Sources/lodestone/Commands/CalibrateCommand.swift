@@ -17,7 +17,7 @@ enum CalibrateCommand: Command {
                 + "300 s without a terminal), or the length of a --record recording (default: until Ctrl-C)")
     static let record = Option("record", value: "FILE", help: "record raw samples to a new CSV file instead of calibrating: "
                 + "t,x,y,z (s, µT, body axes, before calibration) plus ax,ay,az (g) with an accelerometer")
-    static let fromFile = Option("from-file", value: "FILE", help: "fit a recorded CSV (header with x,y,z or mx,my,mz in any one unit; "
+    static let fromFile = Option("from-file", value: "FILE", help: "fit a recorded CSV (- for standard input; header with x,y,z or mx,my,mz in any one unit; "
                 + "optional t and ax,ay,az) and print the profile as JSON")
     static let unit = Option("unit", value: "UNIT", choices: ["uT", "gauss", "counts"], help: "with --from-file: the recording's unit, uT, gauss or counts (default: "
                 + "\"input\", unknown); uT and gauss enable the field-strength checks")

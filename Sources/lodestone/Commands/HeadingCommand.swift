@@ -6,7 +6,7 @@ import Session
 /// `lodestone heading --from-file`: a recorded raw file through the same filter stage as `watch`,
 /// so old recordings can be re-processed with a new calibration.
 enum HeadingCommand: Command {
-    static let fromFile = Option("from-file", value: "FILE", help: "the recording: header with t (s), x,y,z (or mx,my,mz), optional ax,ay,az (g) and gx,gy,gz (°/s: the heading is then gyro-aided), body axes")
+    static let fromFile = Option("from-file", value: "FILE", help: "the recording (- for standard input): header with t (s), x,y,z (or mx,my,mz), optional ax,ay,az (g) and gx,gy,gz (°/s: the heading is then gyro-aided), body axes")
     static let calibration = Option("calibration", value: "PROFILE", help: "calibration profile to apply (a profile document or a calibration file)")
     static let sensor = Option("sensor", value: "NAME", help: "which profile to use when the calibration file holds several (its chip name)")
     static let year = Option("year", value: "Y", help: "decimal year the recording started, for the WMM declination (default: now)")

@@ -1,0 +1,4 @@
+import FuzzSupport
+import Glibc
+
+exit(runFuzzer { data, size in fuzzProfile(data!, size) })
