@@ -1,0 +1,81 @@
+import Platform
+
+/// A place found by name, with how well the name matched.
+public struct NamedPlace: Sendable, Equatable {
+    public enum Match: Int, Sendable, Comparable {
+        case exact = 0, prefix, wordPrefix
+        public static func < (a: Match, b: Match) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    public var place: Place
+    public var match: Match
+    /// The user's place (its radius) when it is one.
+    public var userPlace: UserPlace?
+}
+
+/// Forward lookup: places by name, case- and accent-insensitive ("zurich" finds Zürich).
+///
+/// ```swift
+/// let hits = NameSearch(userPlaces: []).find("hoorn", count: 3)
+/// hits[0].place.country   // "NL"
+/// ```
+public struct NameSearch: Sendable {
+    public var gazetteer: Gazetteer
+    public var userPlaces: [UserPlace]
+
+    public init(gazetteer: Gazetteer = .builtIn, userPlaces: [UserPlace] = []) {
+        self.gazetteer = gazetteer
+        self.userPlaces = userPlaces
+    }
+
+    /// Up to `count` places whose name is the query, starts with it, or has a word starting with
+    /// it: ranked by that, then user places first, then by population.
+    public func find(_ query: String, count: Int) -> [NamedPlace] {
+        let key = foldName(query)
+        guard !key.isEmpty, count > 0 else { return [] }
+        var found: [(match: NamedPlace.Match, user: Bool, population: Int, index: Int)] = []
+        for (i, user) in userPlaces.enumerated() {
+            if let match = Self.match(foldName(user.name), key) { found.append((match, true, 0, i)) }
+        }
+        for i in 0..<gazetteer.count {
+            let fields = gazetteer.fields(at: i)
+            var best: NamedPlace.Match? = Self.match(foldName(fields[1].isEmpty ? fields[0] : fields[1]), key)
+            if best != .exact, !fields[1].isEmpty, let m = Self.match(foldName(fields[0]), key) {
+                best = min(best ?? m, m)
+            }
+            if let best { found.append((best, false, gazetteer.population(at: i), i)) }
+        }
+        found.sort { a, b in
+            if a.match != b.match { return a.match < b.match }
+            if a.user != b.user { return a.user }
+            if a.population != b.population { return a.population > b.population }
+            return a.index < b.index
+        }
+        return found.prefix(count).map { hit in
+            if hit.user {
+                let u = userPlaces[hit.index]
+                return NamedPlace(place: Place(name: u.name, country: "", latitude: u.latitude, longitude: u.longitude),
+                                  match: hit.match, userPlace: u)
+            }
+            return NamedPlace(place: gazetteer.place(at: hit.index), match: hit.match, userPlace: nil)
+        }
+    }
+
+    /// The known name nearest to an unknown one, for "did you mean".
+    public func suggestion(for query: String) -> String? {
+        var names = userPlaces.map(\.name)
+        names.reserveCapacity(names.count + gazetteer.count)
+        for i in 0..<gazetteer.count { names.append(gazetteer.asciiName(at: i)) }
+        let folded = names.map(foldName)
+        guard let match = closestMatch(to: foldName(query), in: folded),
+              let index = folded.firstIndex(of: match) else { return nil }
+        return names[index]
+    }
+
+    static func match(_ name: String, _ key: String) -> NamedPlace.Match? {
+        if name == key { return .exact }
+        if name.hasPrefix(key) { return .prefix }
+        if name.contains(" " + key) { return .wordPrefix }
+        return nil
+    }
+}
