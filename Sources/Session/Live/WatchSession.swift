@@ -99,7 +99,7 @@ public enum WatchSession {
                 return try printOneFrame(live: live, settings: settings, terminal: terminal, runtime: runtime, inbox: inbox,
                                          units: units, fixTimeout: request.onceTimeout)
             }
-            let view = WatchView(live: live, units: units)
+            let view = WatchView(live: live, units: units, places: nearbySearch(runtime: runtime))
             var chosenUnit = settings.speedUnit
             try runDashboard(
                 runtime: runtime, inbox: inbox, terminal: terminal,

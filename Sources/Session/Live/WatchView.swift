@@ -3,6 +3,7 @@ import GNSS
 import Heading
 import HeadingLog
 import Navigation
+import Places
 import Platform
 import Sensors
 import Terminal
@@ -19,9 +20,14 @@ final class WatchView {
     /// Units of the movement reports' distances and speeds.
     let units: UnitSystem
 
-    init(live: LiveSession, units: UnitSystem = .metric) {
+    /// Names where the fix is ("3.35 km NE of Hoorn, NL"); nil: not shown.
+    let places: NearbySearch?
+    private var lastPlace: (lat: Double, lon: Double, language: Language, text: String)?
+
+    init(live: LiveSession, units: UnitSystem = .metric, places: NearbySearch? = nil) {
         self.live = live
         self.units = units
+        self.places = places
     }
 
     /// Reads every ready sample, takes GNSS fixes, and logs at `logRate`.
@@ -76,6 +82,7 @@ final class WatchView {
             status: reader.statusMessage ?? (live.pipeline.profile == nil ? "ok, uncalibrated" : "ok, calibrated"))
         if let gnss = live.gnss {
             state.gnss = gnssPanel(source: gnss, now: now)
+            state.gnss?.place = placeText(language: language)
         }
         state.reports = live.reports.suffix(6).map { report in
             sanitize(formatReportSummary(report, style: .quadrant(decimals: 0), language: language, units: units))
@@ -100,6 +107,17 @@ final class WatchView {
             panel.fixMode = "no fix"
         }
         return panel
+    }
+
+    /// The nearest place to the latest fix, said in the dashboard's language (recomputed only when
+    /// the fix or the language changes).
+    private func placeText(language: Language) -> String {
+        guard let places, let fix = live.latestFix?.fix, let lat = fix.lat, let lon = fix.lon,
+              let point = try? GeoPoint(latitude: lat, longitude: lon) else { return "" }
+        if let last = lastPlace, last.lat == lat, last.lon == lon, last.language == language { return last.text }
+        let text = places.nearest(to: point, count: 1).first.map { formatNearby($0, language: language, units: units) } ?? ""
+        lastPlace = (lat, lon, language, text)
+        return text
     }
 
     private func disturbance(of e: HeadingEstimate) -> Disturbance {

@@ -29,3 +29,13 @@ public func formatNearby(_ near: NearbyPlace, language: Language = .en, units: U
 func placeTitle(_ place: Place) -> String {
     [place.name, place.region, place.country].filter { !$0.isEmpty }.map(sanitize).joined(separator: ", ")
 }
+
+/// The gazetteer with the user's places, for `where` and the dashboard; a places file that
+/// cannot be read is said on stderr and left out.
+func nearbySearch(runtime: Runtime) -> NearbySearch {
+    var user: [UserPlace] = []
+    if let store = PlacesStore(environment: runtime.environment) {
+        do { user = try store.load() } catch { runtime.say(error.message + " (your places are not used)") }
+    }
+    return NearbySearch(userPlaces: user)
+}

@@ -140,6 +140,8 @@ public struct GNSSPanel: Sendable, Equatable {
     public var stale: Bool
     /// Connection state, preformatted ("gpsd connected", "gpsd not running").
     public var connection: String
+    /// Where the fix is from a nearby place, preformatted ("3.35 km NE of Hoorn, NL"); empty when unknown.
+    public var place: String = ""
 
     public init(fixMode: String = "", latitude: Double? = nil, longitude: Double? = nil, speed: Double? = nil,
                 course: Double? = nil, horizontalError: Double? = nil, ageSeconds: Double? = nil,
