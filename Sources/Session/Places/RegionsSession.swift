@@ -77,7 +77,7 @@ public enum RegionsSession {
                            duration: request.duration)
         try loop.run(runtime: runtime) { fix, receivedAt in
             guard let lat = fix.lat, let lon = fix.lon, let point = try? GeoPoint(latitude: lat, longitude: lon) else { return true }
-            for event in monitor.update(at: point, horizontalError: fix.horizontalError, time: fix.time ?? receivedAt) {
+            for event in monitor.update(at: point, horizontalError: fix.horizontalError, time: receivedAt) {
                 let region = request.regions[event.region]
                 let time = fix.time.map { ISO8601.format($0) } ?? ""
                 let line: String
