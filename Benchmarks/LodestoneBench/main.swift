@@ -20,6 +20,7 @@ func reportFigure(_ name: String, extra: [(String, String)]) {
 
 runSensorBenchmarks()
 runGeodesyBenchmarks()
+runPlacesBenchmarks()
 runCalibrationBenchmarks()
 runWMMBenchmarks()
 runHeadingBenchmarks()

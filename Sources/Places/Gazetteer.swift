@@ -122,6 +122,41 @@ public struct Gazetteer: @unchecked Sendable {
         return fields
     }
 
+    /// The ASCII name of place `index` folded as `foldName` folds it (lower case, runs of anything
+    /// but letters and digits made one space), into `out`; false when the name is not ASCII.
+    func foldedASCIIName(at index: Int, into out: inout [UInt8]) -> Bool {
+        out.removeAll(keepingCapacity: true)
+        let start = textOffset + Int(UInt32(bitPattern: int32(recordsOffset + index * Self.recordSize + 24)))
+        let limit = textOffset + textSize
+        // Field 1 (the ASCII name) when present, else field 0.
+        var p = start
+        while p < limit, base.load(fromByteOffset: p, as: UInt8.self) != 0x1F, base.load(fromByteOffset: p, as: UInt8.self) != 0 { p += 1 }
+        var q = p + 1
+        if p < limit, base.load(fromByteOffset: p, as: UInt8.self) == 0x1F, q < limit,
+           base.load(fromByteOffset: q, as: UInt8.self) != 0x1F {
+            p = q
+        } else {
+            p = start
+        }
+        q = p
+        var pendingSpace = false
+        while q < limit {
+            var b = base.load(fromByteOffset: q, as: UInt8.self)
+            if b == 0x1F || b == 0 { break }
+            if b >= 0x80 { return false }
+            if b >= 0x41 && b <= 0x5A { b += 0x20 }
+            if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) {
+                if pendingSpace && !out.isEmpty { out.append(0x20) }
+                pendingSpace = false
+                out.append(b)
+            } else {
+                pendingSpace = true
+            }
+            q += 1
+        }
+        return true
+    }
+
     /// The ASCII name of place `index` (the name itself when it is ASCII already).
     public func asciiName(at index: Int) -> String {
         let f = fields(at: index)

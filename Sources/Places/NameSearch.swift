@@ -37,13 +37,16 @@ public struct NameSearch: Sendable {
         for (i, user) in userPlaces.enumerated() {
             if let match = Self.match(foldName(user.name), key) { found.append((match, true, 0, i)) }
         }
+        let keyBytes = Array(key.utf8)
+        var folded: [UInt8] = []
+        folded.reserveCapacity(64)
         for i in 0..<gazetteer.count {
-            let fields = gazetteer.fields(at: i)
-            var best: NamedPlace.Match? = Self.match(foldName(fields[1].isEmpty ? fields[0] : fields[1]), key)
-            if best != .exact, !fields[1].isEmpty, let m = Self.match(foldName(fields[0]), key) {
-                best = min(best ?? m, m)
+            // The ASCII name, folded byte by byte (no strings made): the common, fast path.
+            if gazetteer.foldedASCIIName(at: i, into: &folded) {
+                if let m = Self.match(folded, keyBytes) { found.append((m, false, gazetteer.population(at: i), i)) }
+            } else if let m = Self.match(foldName(gazetteer.asciiName(at: i)), key) {
+                found.append((m, false, gazetteer.population(at: i), i))
             }
-            if let best { found.append((best, false, gazetteer.population(at: i), i)) }
         }
         found.sort { a, b in
             if a.match != b.match { return a.match < b.match }
@@ -70,6 +73,18 @@ public struct NameSearch: Sendable {
         guard let match = closestMatch(to: foldName(query), in: folded),
               let index = folded.firstIndex(of: match) else { return nil }
         return names[index]
+    }
+
+    static func match(_ name: [UInt8], _ key: [UInt8]) -> NamedPlace.Match? {
+        guard name.count >= key.count else { return nil }
+        if name.count == key.count { return name == key ? .exact : nil }
+        if name.starts(with: key) { return .prefix }
+        var i = 0
+        while i + key.count < name.count {
+            if name[i] == 0x20, name[(i + 1)...].starts(with: key) { return .wordPrefix }
+            i += 1
+        }
+        return nil
     }
 
     static func match(_ name: String, _ key: String) -> NamedPlace.Match? {
