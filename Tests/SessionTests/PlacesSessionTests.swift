@@ -129,3 +129,28 @@ struct PlacesSessionTests {
         #expect(lines.count == 4, "\(h.output.text)")
     }
 }
+
+@Suite("goto with the compass (in process)")
+struct GotoCompassTests {
+    @Test("the relative bearing is the geodesic bearing less the compass's true heading")
+    func relativeBearingFromTheCompass() throws {
+        let h = try SessionHarness("goto-compass")
+        let target = try GeoPoint(latitude: -33.86, longitude: 151.2)
+        var request = GotoRequest(destination: Destination(name: "t", point: target, radius: 10), source: .simulated,
+                                  format: .csv, count: 5)
+        request.compass = LiveRequest(sensors: SensorSelection(simulate: true), distanceFilter: 0)
+        #expect(try GotoSession.run(request, runtime: h.runtime("goto")) == .success)
+        let rows = h.output.lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.count == 5)
+        let relative = rows.compactMap { Double($0[5]) }
+        #expect(!relative.isEmpty, "\(h.output.text)")
+        #expect(relative.allSatisfy { $0 > -180 && $0 <= 180 })
+    }
+
+    @Test func turnWords() {
+        #expect(formatTurn(35.2) == "turn right 35°")
+        #expect(formatTurn(-10) == "turn left 10°")
+        #expect(formatTurn(1) == "ahead")
+        #expect(formatTurn(-35, language: .zh) == "左转35°")
+    }
+}

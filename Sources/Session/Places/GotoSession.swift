@@ -25,6 +25,8 @@ public struct GotoRequest: Sendable {
     /// The heading (degrees from true north) at a monotonic time, when a compass is read; nil
     /// without one.
     public var heading: (@Sendable (Double) -> Double?)?
+    /// Read the compass too (`--compass`): its true heading gives the relative bearing.
+    public var compass: LiveRequest?
     /// How the destination is named on stderr ("Hoorn, North Holland, NL"); nil: its name.
     public var title: String?
 
@@ -65,13 +67,11 @@ public enum GotoSession {
                     + plain(target.point.latitude) + ", " + plain(target.point.longitude) + ")")
         var reports = 0
         var arrivedSaid = false
-        let loop = FixLoop(source: request.source,
-                           gate: QualityGate(minimumMode: request.minimumMode, maximumHorizontalError: request.maximumHorizontalError),
-                           duration: request.duration)
-        try loop.run(runtime: runtime) { fix, receivedAt in
+        let gate = QualityGate(minimumMode: request.minimumMode, maximumHorizontalError: request.maximumHorizontalError)
+        let body = { (fix: Fix, receivedAt: Double, heading: Double?) -> Bool in
             guard let lat = fix.lat, let lon = fix.lon, let point = try? GeoPoint(latitude: lat, longitude: lon) else { return true }
             let guidance = guide.update(at: point, time: receivedAt, speed: fix.speed, course: fix.course,
-                                        heading: request.heading?(receivedAt))
+                                        heading: heading ?? request.heading?(receivedAt))
             let line: String
             switch request.format {
             case .csv: line = csvLine(fix, guidance)
@@ -90,7 +90,42 @@ public enum GotoSession {
             if let count = request.count, reports >= count { return false }
             return true
         }
+        if let compass = request.compass {
+            try withCompass(compass, gate: gate, duration: request.duration, runtime: runtime, body)
+        } else {
+            try FixLoop(source: request.source, gate: gate, duration: request.duration).run(runtime: runtime) { fix, at in
+                body(fix, at, nil)
+            }
+        }
         return .success
+    }
+
+    /// The fix loop with the compass read alongside (a `LiveSession`, as `watch` opens it): each
+    /// new fix comes with the newest true heading (none until the declination is known).
+    static func withCompass(_ request: LiveRequest, gate: QualityGate, duration: Double?, runtime: Runtime,
+                            _ body: (Fix, Double, Double?) throws -> Bool) throws {
+        let inbox = ControlInbox(runtime.events)
+        let live = try LiveSession.open(request, runtime: runtime, inbox: inbox)
+        live.gnss?.start()
+        defer { live.gnss?.stop() }
+        let started = runtime.time.monotonic()
+        var lastFix = -Double.infinity
+        var lastState: GNSSState?
+        while !inbox.stopRequested {
+            live.next(timeout: 0.05)
+            live.pollGNSS()
+            if let state = live.gnssState, state != lastState, let source = live.gnss {
+                lastState = state
+                runtime.say(describe(state, source: source))
+            }
+            if let received = live.latestFix, received.receivedAt > lastFix {
+                lastFix = received.receivedAt
+                if gate.accepts(received.fix), try !body(received.fix, received.receivedAt, live.pipeline.estimate?.trueHeading) {
+                    return
+                }
+            }
+            if let duration, runtime.time.monotonic() - started >= duration { return }
+        }
     }
 
     static func csvLine(_ fix: Fix, _ g: Guidance) -> String {

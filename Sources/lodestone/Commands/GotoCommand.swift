@@ -8,13 +8,15 @@ enum GotoCommand: Command {
     static let radius = Option("radius", value: "M", help: "arrived within M metres (default: the place's own radius, 50 for LAT,LON, 1000 for a town)")
     static let count = Option("count", value: "N", help: "stop after N reports")
     static let stop = Option("stop-on-arrival", help: "stop (exit 0) on arrival")
+    static let compass = Option("compass", help: "read the magnetometer too: the turn from its true heading (\"turn right 35°\")")
 
     static let spec = CommandSpec(
         name: "goto",
         abstract: "steer to a place or a position: distance, bearing, speed made good, ETA, cross-track error",
-        usage: "TARGET [--gpsd HOST:PORT | --simulate] [--format text|csv|json] [--radius M] [--stop-on-arrival] "
+        usage: "TARGET [--gpsd HOST:PORT | --simulate] [--compass [--sensor NAME ...]] [--format text|csv|json] [--radius M] [--stop-on-arrival] "
             + "[--accuracy M] [--min-mode 2d|3d] [--lang en|zh] [--duration S] [--count N]",
-        options: GNSSSourceOptions.options + [format, radius, stop, GNSSOptions.accuracy, GNSSOptions.minMode,
+        options: SensorOptions.options + [GNSSOptions.gpsd, compass, CalibrationFileOption.calibration, format, radius, stop,
+                                          GNSSOptions.accuracy, GNSSOptions.minMode,
                                               LanguageOption.lang, DurationOption.duration, count, UnitsOption.units],
         positionals: ["TARGET"],
         discussion: """
@@ -25,6 +27,8 @@ enum GotoCommand: Command {
         (smoothed over ~10 s), the ETA from it (empty while not closing), and the cross-track error from
         the geodesic between the first fix and the target (positive: right of it). CSV columns:
         time,lat,lon,distance_m,bearing_deg,relative_bearing_deg,vmg_mps,eta_s,xte_m.
+        With --compass the magnetometer is read as by 'watch' (its calibration profile, --sensor, --bus,
+        --orientation …) and the relative bearing is the turn from its true heading (positive: right).
         The arrival is said on stderr when within the radius.
         """)
 
@@ -47,6 +51,17 @@ enum GotoCommand: Command {
             count: try arguments.int(count, in: 1...Int.max), stopOnArrival: arguments.flag(stop),
             units: try UnitsOption.system(arguments))
         request.title = description
+        if arguments.flag(compass) {
+            let source = request.source
+            request.compass = LiveRequest(sensors: try SensorOptions(arguments).selection,
+                                          calibrationPath: arguments.string(CalibrationFileOption.calibration),
+                                          gnss: { if case .gpsd(let a) = source { return .gpsd(a) } else { return .automatic } }(),
+                                          distanceFilter: 0)
+        } else {
+            for option in SensorOptions.options where option.name != SensorOptions.simulate.name && arguments.isPresent(option) {
+                throw UsageError.conflict("--\(option.name) needs --compass\nsee 'lodestone goto --help'")
+            }
+        }
         return try GotoSession.run(request, runtime: runtime)
     }
 }
