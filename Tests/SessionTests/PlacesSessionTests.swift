@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+import HeadingLog
 import JSON
 import Places
 import Platform
@@ -152,5 +153,45 @@ struct GotoCompassTests {
         #expect(formatTurn(-10) == "turn left 10°")
         #expect(formatTurn(1) == "ahead")
         #expect(formatTurn(-35, language: .zh) == "左转35°")
+    }
+}
+
+@Suite("watch and log with --region (in process)")
+struct LiveRegionTests {
+    let here = try! GeoPoint(latitude: -33.8694, longitude: 151.199)
+    let far = try! GeoPoint(latitude: -33.0, longitude: 151.0)
+
+    @Test("piped watch says the region's first state on stderr")
+    func pipedWatch() throws {
+        let h = try SessionHarness("watch-region")
+        h.events.schedule(.stop, at: 3)
+        var live = LiveRequest(sensors: SensorSelection(simulate: true))
+        live.regions = [Region(name: "here", centre: here, radius: 100), Region(name: "far", centre: far, radius: 100)]
+        #expect(try WatchSession.run(WatchRequest(live: live), runtime: h.runtime("watch")) == .success)
+        #expect(h.diagnostics.text.contains("region inside here ("), "\(h.diagnostics.text)")
+        #expect(h.diagnostics.text.contains("region outside far ("))
+        #expect(!h.output.text.contains("region"), "heading lines stay as they were")
+    }
+
+    @Test("the dashboard shows the newest region event, in the dashboard's language")
+    func dashboard() throws {
+        let h = try SessionHarness("watch-region-dashboard")
+        let terminal = h.attachTerminal(columns: 100, rows: 32)
+        terminal.type("q", at: 3.0)
+        var live = LiveRequest(sensors: SensorSelection(simulate: true))
+        live.regions = [Region(name: "here", centre: here, radius: 100)]
+        #expect(try WatchSession.run(WatchRequest(live: live, language: .zh), runtime: h.runtime("watch")) == .success)
+        #expect(h.output.text.contains("在here内"), "the notice line")
+        #expect(h.output.text.contains("位于Sydney"), "the nearest place beside the position")
+    }
+
+    @Test("log says region events on stderr")
+    func log() throws {
+        let h = try SessionHarness("log-region")
+        var live = LiveRequest(sensors: SensorSelection(simulate: true), distanceFilter: 0)
+        live.regions = [Region(name: "far", centre: far, radius: 100)]
+        let request = LogRequest(live: live, file: LogSession.Options(path: h.path("r.csv")), duration: 2)
+        #expect(try LogRecording.run(request, runtime: h.runtime("log")) == .success)
+        #expect(h.diagnostics.text.contains("region outside far ("), "\(h.diagnostics.text)")
     }
 }

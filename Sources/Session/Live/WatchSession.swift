@@ -120,6 +120,7 @@ public enum WatchSession {
             }
             status = .success
         } else {
+            sayRegionEvents(live, runtime: runtime, language: request.language ?? .en, units: units)
             status = try runPlain(live: live, log: log, runtime: runtime, inbox: inbox, rate: request.rate ?? 10,
                                   once: request.once ? request.onceTimeout : nil, language: request.language ?? .en,
                                   json: request.json)

@@ -87,7 +87,13 @@ final class WatchView {
         state.reports = live.reports.suffix(6).map { report in
             sanitize(formatReportSummary(report, style: .quadrant(decimals: 0), language: language, units: units))
         }
-        state.notice = notice
+        // The newest region event (--region) while there is no other notice.
+        if notice.isEmpty, let last = live.regionEvents.last {
+            state.notice = formatRegionEvent(last.event.kind, region: last.name, distance: last.event.distance,
+                                             language: language, units: units)
+        } else {
+            state.notice = notice
+        }
         return state
     }
 

@@ -22,7 +22,7 @@ enum PlacesCommand: Command {
         discussion: """
         near: the places nearest to a point, nearest first (your places first when you are within their
         radius), with the geodesic distance and the direction from the place to the point:
-          lodestone places near --lat 52.66 --lon 5.10        # 3.64 km ENE of Hoorn, NL …
+          lodestone places near --lat 52.66 --lon 5.10        # 3.35 km NE of Hoorn, NL …
           lodestone places near --lat 52.66 --lon 5.10 --json  # name,country,lat,lon,distance_m,direction_deg
         find: places by name, ignoring case and accents; exact names first, then names starting with
         it, then by population:  lodestone places find zurich

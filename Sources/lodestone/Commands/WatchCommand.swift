@@ -20,7 +20,8 @@ enum WatchCommand: Command {
         usage: "[--simulate] [sensor options] [--calibration FILE] [--location LAT,LON | --declination DEG]\n"
             + "       [--gpsd HOST:PORT | --no-gnss] [--rate HZ] [--once] [--log FILE.csv] [--json] [--ascii] [--lang en|zh]",
         options: SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
-            + LiveGNSSOptions.options + [rate, once, timeout, log, json, ascii, LanguageOption.lang, UnitsOption.units],
+            + LiveGNSSOptions.options + [rate, once, timeout, log, json, ascii, LanguageOption.lang, UnitsOption.units,
+                                         RegionOptions.region],
         discussion: """
         On a terminal it shows a full-screen dashboard with a compass rose (keys: q quit, t true/mag,
         u units, l language, c calibrate, r reset track, ? help). Piped, or with --once, it prints one
@@ -31,6 +32,8 @@ enum WatchCommand: Command {
           {"time":"2026-…Z","monotonic_s":1.2,"heading_mag_deg":123.4,"heading_true_deg":136.2,…,"flags":[]}
         True heading needs a declination: from the GNSS fix (gpsd, or the simulated receiver with
         --simulate), --location, or --declination. The calibration profile is loaded automatically.
+        With --region NAME:LAT,LON,RADIUS_M, entering and leaving the region are shown on the dashboard
+        (on stderr when piped), as 'lodestone regions' reports them.
         Ctrl-C or SIGTERM stops it cleanly (exit 0).
           lodestone watch --simulate | head
           lodestone watch --location -33.87,151.21 --once
@@ -40,9 +43,10 @@ enum WatchCommand: Command {
         let requestedRate = try arguments.double(rate, in: 1...50)
         let language = try LanguageOption.language(arguments)
         let heading = try HeadingOptions(arguments)
-        let live = LiveRequest(sensors: try SensorOptions(arguments).selection,
+        var live = LiveRequest(sensors: try SensorOptions(arguments).selection,
                                calibrationPath: arguments.string(CalibrationFileOption.calibration),
                                heading: heading.settings, gnss: try LiveGNSSOptions(arguments).choice, distanceFilter: 5)
+        live.regions = try RegionOptions.regions(arguments)
         if heading.showDeviation {
             return try WatchSession.showDeviationCard(live, runtime: .system(command: spec.name, signals: false))
         }
