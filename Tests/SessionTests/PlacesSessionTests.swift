@@ -195,3 +195,23 @@ struct LiveRegionTests {
         #expect(h.diagnostics.text.contains("region outside far ("), "\(h.diagnostics.text)")
     }
 }
+
+@Suite("watch --goto (in process)")
+struct WatchGotoTests {
+    @Test("the dashboard marks the target on the rose and shows the way to it")
+    func dashboardMarker() throws {
+        let h = try SessionHarness("watch-goto")
+        let terminal = h.attachTerminal(columns: 100, rows: 32)
+        terminal.type("q", at: 3.0)
+        var request = WatchRequest(live: LiveRequest(sensors: SensorSelection(simulate: true)))
+        request.destination = Destination(name: "Opera", point: try GeoPoint(latitude: -33.8568, longitude: 151.2153), radius: 50)
+        #expect(try WatchSession.run(request, runtime: h.runtime("watch")) == .success)
+        #expect(h.output.text.contains("◆"), "the marker on the rose")
+        #expect(h.output.text.contains("→ Opera 2."), "the distance to it")
+        let plain = try SessionHarness("watch-no-goto")
+        let t2 = plain.attachTerminal(columns: 100, rows: 32)
+        t2.type("q", at: 3.0)
+        _ = try WatchSession.run(WatchRequest(live: LiveRequest(sensors: SensorSelection(simulate: true))), runtime: plain.runtime("watch"))
+        #expect(!plain.output.text.contains("◆"), "no marker without --goto")
+    }
+}

@@ -24,10 +24,15 @@ final class WatchView {
     let places: NearbySearch?
     private var lastPlace: (lat: Double, lon: Double, language: Language, text: String)?
 
-    init(live: LiveSession, units: UnitSystem = .metric, places: NearbySearch? = nil) {
+    /// `watch --goto`: the destination's guidance, and its marker on the rose.
+    private var guide: DestinationGuide?
+    private var guided: (at: Double, guidance: Guidance)?
+
+    init(live: LiveSession, units: UnitSystem = .metric, places: NearbySearch? = nil, destination: Destination? = nil) {
         self.live = live
         self.units = units
         self.places = places
+        guide = destination.map { DestinationGuide($0) }
     }
 
     /// Reads every ready sample, takes GNSS fixes, and logs at `logRate`.
@@ -87,6 +92,19 @@ final class WatchView {
         state.reports = live.reports.suffix(6).map { report in
             sanitize(formatReportSummary(report, style: .quadrant(decimals: 0), language: language, units: units))
         }
+        if let guide, let g = guidance() {
+            // The marker in the shown heading's reference; the turn from the true heading.
+            if let bearing = g.bearing {
+                if state.shownHeading?.reference == .true {
+                    state.targetBearing = bearing
+                } else if let declination = live.pipeline.estimate?.declination {
+                    state.targetBearing = bearing - declination
+                }
+            }
+            var shown = g
+            shown.relativeBearing = live.pipeline.estimate?.trueHeading.flatMap { h in g.bearing.map { relativeAngle($0 - h) } }
+            state.reports.append("→ " + formatGuidance(shown, to: guide.destination.name, language: language, units: units))
+        }
         // The newest region event (--region) while there is no other notice.
         if notice.isEmpty, let last = live.regionEvents.last {
             state.notice = formatRegionEvent(last.event.kind, region: last.name, distance: last.event.distance,
@@ -113,6 +131,19 @@ final class WatchView {
             panel.fixMode = "no fix"
         }
         return panel
+    }
+
+    /// The guidance from the newest fix (updated once per fix).
+    private func guidance() -> Guidance? {
+        guard guide != nil, let received = live.latestFix else { return guided?.guidance }
+        if let guided, guided.at == received.receivedAt { return guided.guidance }
+        let fix = received.fix
+        guard let lat = fix.lat, let lon = fix.lon, let point = try? GeoPoint(latitude: lat, longitude: lon),
+              let g = guide?.update(at: point, time: received.receivedAt, speed: fix.speed, course: fix.course) else {
+            return guided?.guidance
+        }
+        guided = (received.receivedAt, g)
+        return g
     }
 
     /// The nearest place to the latest fix, said in the dashboard's language (recomputed only when

@@ -48,6 +48,9 @@ public struct DashboardState: Sendable, Equatable {
     public var sensor = SensorPanel()
     /// The GNSS panel, or nil when there is no GNSS source at all.
     public var gnss: GNSSPanel?
+    /// The bearing to a destination (`watch --goto`) in the reference of the shown heading: a
+    /// marker on the rose. nil: none.
+    public var targetBearing: Double?
     /// The newest movement report lines, oldest first; the dashboard shows the last ones that fit.
     public var reports: [String] = []
     /// A short transient message for the status line ("calibration requested").
