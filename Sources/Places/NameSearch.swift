@@ -65,7 +65,11 @@ public struct NameSearch: Sendable {
     }
 
     /// The known name nearest to an unknown one, for "did you mean".
+    /// Names longer than this get no suggestion (the edit distance to every place would take long).
+    static let longestSuggestedQuery = 64
+
     public func suggestion(for query: String) -> String? {
+        guard query.count <= Self.longestSuggestedQuery else { return nil }
         var names = userPlaces.map(\.name)
         names.reserveCapacity(names.count + gazetteer.count)
         for i in 0..<gazetteer.count { names.append(gazetteer.asciiName(at: i)) }

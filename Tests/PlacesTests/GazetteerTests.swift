@@ -123,6 +123,10 @@ import Testing
 
     @Test func suggestsTheNearestName() {
         #expect(NameSearch().suggestion(for: "Amsterdan") == "Amsterdam")
+        // A very long name gets neither a match nor a suggestion, and no long wait for one.
+        let long = String(repeating: "a", count: 100_000)
+        #expect(NameSearch().find(long, count: 3).isEmpty)
+        #expect(NameSearch().suggestion(for: long) == nil)
     }
 }
 
