@@ -38,6 +38,8 @@ let package = Package(
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
         .systemLibrary(name: "CGPS", path: "Sources/CGPS"),
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto"),
+        // The gazetteer's data (GeoNames, CC BY 4.0) compiled in as one byte array.
+        .target(name: "CGazetteer", exclude: ["gazetteer.bin", "SOURCES.md"]),
 
         // MARK: Pure value and math modules (no I/O, no Foundation)
         .target(name: "Linear", swiftSettings: strict),
@@ -55,6 +57,8 @@ let package = Package(
 
         // MARK: Stages built on the above
         .target(name: "Navigation", dependencies: ["Geodesy", "GNSS", "Platform"], swiftSettings: strict),
+        // Places: the gazetteer and its spatial index, the user's places, destinations, regions (pure).
+        .target(name: "Places", dependencies: ["CGazetteer", "Geodesy", "Platform"], swiftSettings: strict),
         .target(name: "Simulation", dependencies: ["Linear", "Platform", "Sensors", "GNSS", "Geomagnetism", "Geodesy"], swiftSettings: strict),
         .target(name: "Terminal", dependencies: ["Geodesy", "Platform"], swiftSettings: strict),
         .target(name: "HeadingLog", dependencies: ["Linear", "Geodesy", "Platform"], swiftSettings: strict),
@@ -68,7 +72,7 @@ let package = Package(
             dependencies: [
                 "Platform", "JSON", "Linear", "Sensors", "GNSS", "Calibration", "Heading",
                 "Geomagnetism", "Geodesy", "Navigation", "Simulation", "Terminal", "HeadingLog",
-                "Outputs", "CMosquitto",
+                "Outputs", "CMosquitto", "Places",
             ],
             swiftSettings: strict),
 
@@ -77,7 +81,7 @@ let package = Package(
             name: "lodestone",
             dependencies: [
                 "BuildInfo", "Options", "Session", "Platform", "Sensors", "GNSS", "Calibration", "Heading", "Geomagnetism", "Simulation",
-                "Geodesy", "HeadingLog", "Terminal", "Outputs",
+                "Geodesy", "HeadingLog", "Terminal", "Outputs", "Places",
             ],
             swiftSettings: strict),
 
@@ -86,7 +90,7 @@ let package = Package(
             name: "LodestoneBench",
             dependencies: [
                 "Linear", "Sensors", "Simulation", "Calibration", "Heading", "Geomagnetism", "Geodesy",
-                "Terminal", "HeadingLog", "Navigation", "JSON", "Platform", "Session", "Attitude", "Outputs",
+                "Terminal", "HeadingLog", "Navigation", "JSON", "Platform", "Session", "Attitude", "Outputs", "Places",
             ],
             path: "Benchmarks/LodestoneBench",
             swiftSettings: strict),
@@ -110,6 +114,7 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Geodesy", "Linear"], exclude: ["Snapshots"]),
         .testTarget(name: "HeadingLogTests", dependencies: ["HeadingLog", "Platform"]),
         .testTarget(name: "OptionsTests", dependencies: ["Options"]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "Geodesy", "Linear"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "JSON", "Linear"]),
         .testTarget(name: "SessionTests", dependencies: [
             "Session", "TestSupport", "Platform", "Sensors", "Simulation", "GNSS", "Heading", "Calibration", "HeadingLog",

@@ -29,6 +29,7 @@ func reportFigure(_ name: String, extra: [(String, String)]) {
 
 runSensorBenchmarks()
 runGeodesyBenchmarks()
+runPlacesBenchmarks()
 runCalibrationBenchmarks()
 runWMMBenchmarks()
 runHeadingBenchmarks()

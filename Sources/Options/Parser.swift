@@ -75,7 +75,8 @@ public func parseArguments(_ arguments: [String], spec: CommandSpec) throws(Usag
     return result
 }
 
+/// "-33.8" or a list of numbers starting with a negative one ("-33.86,151.2", a position).
 private func isNegativeNumber(_ s: String) -> Bool {
     guard s.count > 1, s.hasPrefix("-") else { return false }
-    return Double(s) != nil
+    return s.split(separator: ",", omittingEmptySubsequences: false).allSatisfy { Double($0.trimmingSpaces) != nil }
 }

@@ -146,3 +146,21 @@ struct RosePropertyTests {
         #expect(renderRose(heading: 720, columns: 45, rows: 22) == renderRose(heading: 0, columns: 45, rows: 22))
     }
 }
+
+@Suite struct RoseMarkerTests {
+    /// The destination marker sits at its bearing relative to the heading: dead ahead it is in the
+    /// top half on the centre column; astern in the bottom half; on the tape, beside the lubber.
+    @Test func markerFollowsItsBearing() {
+        let ahead = renderRose(heading: 40, columns: 41, rows: 20, options: RoseOptions(marker: 40))
+        let row = ahead.firstIndex { $0.contains("◆") }
+        #expect(row != nil && row! < 10)
+        #expect(ahead[row!].unicodeScalars.map { $0 }.firstIndex(of: "◆") == 20)
+        let astern = renderRose(heading: 40, columns: 41, rows: 20, options: RoseOptions(asciiOnly: true, marker: 220))
+        let sternRow = astern.firstIndex { $0.contains("*") }
+        #expect(sternRow != nil && sternRow! > 10)
+        #expect(renderRose(heading: 40, columns: 41, rows: 20).allSatisfy { !$0.contains("◆") })
+        let tape = renderRose(heading: 0, columns: 60, rows: 2, options: RoseOptions(marker: 20))
+        let column = tape[0].unicodeScalars.map { $0 }.firstIndex(of: "◆")
+        #expect(column != nil && column! > 30)
+    }
+}

@@ -2,6 +2,7 @@ import Geodesy
 import GNSS
 import JSON
 import Navigation
+import Places
 import Platform
 
 /// `lodestone where`: the current position once a good enough fix arrives.
@@ -15,9 +16,12 @@ public struct WhereQuery: Sendable {
     public var json: Bool
     /// Units of the error and altitude in the text form; nil: `GPSD_UNITS`, else metric.
     public var units: UnitSystem?
+    /// The language of the nearby place ("3.35 km NE of Hoorn, NL" / "位于Hoorn东北3.35公里").
+    public var language: Language
 
     public init(source: GNSSSourceChoice, timeout: Double = 30, maximumHorizontalError: Double? = nil,
-                minimumMode: FixMode = .twoD, json: Bool = false, units: UnitSystem? = nil) {
+                minimumMode: FixMode = .twoD, json: Bool = false, units: UnitSystem? = nil, language: Language = .en) {
+        self.language = language
         self.source = source
         self.timeout = timeout
         self.maximumHorizontalError = maximumHorizontalError
@@ -42,7 +46,17 @@ public struct WhereQuery: Sendable {
         while true {
             let now = time.monotonic()
             if let fix = search.observe(source.take(now: now)) {
-                runtime.output.write(json ? Self.jsonText(fix) : Self.text(fix, units: units ?? runtime.environment.units))
+                let units = self.units ?? runtime.environment.units
+                let near = fix.lat.flatMap { lat in fix.lon.flatMap { try? GeoPoint(latitude: lat, longitude: $0) } }
+                    .flatMap { nearbySearch(runtime: runtime).nearest(to: $0, count: 1).first }
+                if json {
+                    runtime.output.write(Self.jsonText(fix, near: near))
+                } else {
+                    let place = near.map { "  " + formatNearby($0, language: language, units: units) } ?? ""
+                    var line = Self.text(fix, units: units)
+                    line.removeLast()
+                    runtime.output.write(line + place + "\n")
+                }
                 return .success
             }
             if now - started >= timeout || inbox.stopRequested {
@@ -61,7 +75,7 @@ public struct WhereQuery: Sendable {
         return parts.joined(separator: "  ") + "\n"
     }
 
-    static func jsonText(_ fix: Fix) -> String {
+    static func jsonText(_ fix: Fix, near: NearbyPlace? = nil) -> String {
         func number(_ v: Double?) -> JSONValue { v.map { .number($0) } ?? .null }
         let value: JSONValue = .object([
             ("time", fix.time.map { .string(ISO8601.format($0)) } ?? .null),
@@ -74,6 +88,15 @@ public struct WhereQuery: Sendable {
             ("speed_mps", number(fix.speed)),
             ("course_deg", number(fix.course)),
             ("device", fix.device.map { .string($0) } ?? .null),
+            ("near", near.map { n in
+                .object([
+                    ("name", .string(sanitize(n.place.name))),
+                    ("country", n.place.country.isEmpty ? .null : .string(n.place.country)),
+                    ("lat", .number(n.place.latitude)), ("lon", .number(n.place.longitude)),
+                    ("distance_m", .number(roundedToDecimals(n.distance, 3))),
+                    ("direction_deg", n.direction.map { .number(roundedToDecimals($0, 6)) } ?? .null),
+                ])
+            } ?? .null),
         ])
         return value.serialized() + "\n"
     }

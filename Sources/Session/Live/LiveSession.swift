@@ -5,6 +5,7 @@ import Heading
 import HeadingLog
 import Linear
 import Navigation
+import Places
 import Platform
 import Sensors
 
@@ -28,6 +29,8 @@ public struct LiveRequest: Sendable {
     public var gnss: GNSSChoice
     /// Minimum distance between movement reports, metres (0: every fix).
     public var distanceFilter: Double
+    /// Regions whose enter and exit events the session reports (`--region`).
+    public var regions: [Region] = []
 
     public init(sensors: SensorSelection, calibrationPath: String? = nil, heading: HeadingSettings = HeadingSettings(),
                 gnss: GNSSChoice = .automatic, distanceFilter: Double = 5) {
@@ -69,6 +72,11 @@ public final class LiveSession {
     public let learnsDeviation: Bool
     /// True when the sensor is the simulator's.
     public let simulated: Bool
+    /// The regions watched (`--region`), and their events so far (the last 20, newest last).
+    public var regionMonitor: RegionMonitor?
+    public private(set) var regionEvents: [(event: RegionEvent, name: String)] = []
+    /// Told each region event as it happens (the piped `watch` and `log` say them on stderr).
+    public var onRegionEvent: ((RegionEvent, String) -> Void)?
 
     public init(reader: MagnetometerReader, pipeline: HeadingPipeline, gnss: (any GNSSSource)?, time: any TimeSource,
                 distanceFilter: Double, learnsDeviation: Bool, simulated: Bool) {
@@ -106,9 +114,11 @@ public final class LiveSession {
         case .automatic:
             gnss = source.rig.map { simulatedGNSS(time: runtime.time, scenario: $0.setup.scenario) } ?? GpsdClient(address: .default)
         }
-        return LiveSession(reader: reader, pipeline: pipeline, gnss: gnss, time: runtime.time,
-                           distanceFilter: request.distanceFilter, learnsDeviation: request.heading.learnsDeviation,
-                           simulated: source.isSimulated)
+        let live = LiveSession(reader: reader, pipeline: pipeline, gnss: gnss, time: runtime.time,
+                               distanceFilter: request.distanceFilter, learnsDeviation: request.heading.learnsDeviation,
+                               simulated: source.isSimulated)
+        if !request.regions.isEmpty { live.regionMonitor = RegionMonitor(regions: request.regions) }
+        return live
     }
 
     /// Reads every sample that is ready now (never blocks) and returns the newest estimate, if any.
@@ -141,6 +151,15 @@ public final class LiveSession {
             let fix = received.fix
             guard fix.hasPosition, let lat = fix.lat, let lon = fix.lon else { continue }
             pipeline.updateFix(latitude: lat, longitude: lon)
+            if regionMonitor != nil, let point = try? GeoPoint(latitude: lat, longitude: lon),
+               let events = regionMonitor?.update(at: point, horizontalError: fix.horizontalError, time: received.receivedAt) {
+                for event in events {
+                    let name = regionMonitor?.regions[event.region].name ?? ""
+                    regionEvents.append((event, name))
+                    onRegionEvent?(event, name)
+                }
+                if regionEvents.count > 20 { regionEvents.removeFirst(regionEvents.count - 20) }
+            }
             if case .report(let report) = tracker.process(fix) {
                 reports.append(report)
                 if reports.count > 20 { reports.removeFirst(reports.count - 20) }

@@ -33,6 +33,7 @@ public enum LogRecording {
         let session = try LogSession(request.file, wall: runtime.time.wall(), monotonicClock: { runtime.time.monotonic() })
         for note in session.notes { runtime.say(note) }
         runtime.say("writing \(session.currentPath) at \(plain(request.rate)) rows/s (Ctrl-C or SIGTERM stops)")
+        sayRegionEvents(live, runtime: runtime, language: .en, units: runtime.environment.units)
         try record(live, into: session, rate: request.rate, duration: request.duration, runtime: runtime, inbox: inbox)
         try session.close()
         runtime.say("\(session.rowsWritten) rows written to \(session.currentPath)")

@@ -2,6 +2,7 @@ import Geodesy
 import Heading
 import HeadingLog
 import Outputs
+import Places
 import Platform
 import Sensors
 import Terminal
@@ -25,6 +26,8 @@ public struct WatchRequest: Sendable {
     public var units: UnitSystem?
     /// One JSON object per line instead of the plain line (and instead of the dashboard).
     public var json: Bool
+    /// `--goto`: the dashboard marks the destination on the rose and shows the way to it.
+    public var destination: Destination?
 
     public init(live: LiveRequest, rate: Double? = nil, once: Bool = false, onceTimeout: Double = WatchSession.fixTimeout,
                 log: LogSession.Options? = nil, ascii: Bool = false, language: Language? = nil, units: UnitSystem? = nil,
@@ -99,7 +102,8 @@ public enum WatchSession {
                 return try printOneFrame(live: live, settings: settings, terminal: terminal, runtime: runtime, inbox: inbox,
                                          units: units, fixTimeout: request.onceTimeout)
             }
-            let view = WatchView(live: live, units: units)
+            let view = WatchView(live: live, units: units, places: nearbySearch(runtime: runtime),
+                                 destination: request.destination)
             var chosenUnit = settings.speedUnit
             try runDashboard(
                 runtime: runtime, inbox: inbox, terminal: terminal,
@@ -120,6 +124,7 @@ public enum WatchSession {
             }
             status = .success
         } else {
+            sayRegionEvents(live, runtime: runtime, language: request.language ?? .en, units: units)
             status = try runPlain(live: live, log: log, runtime: runtime, inbox: inbox, rate: request.rate ?? 10,
                                   once: request.once ? request.onceTimeout : nil, language: request.language ?? .en,
                                   json: request.json)

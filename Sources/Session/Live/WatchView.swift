@@ -3,6 +3,7 @@ import GNSS
 import Heading
 import HeadingLog
 import Navigation
+import Places
 import Platform
 import Sensors
 import Terminal
@@ -19,9 +20,19 @@ final class WatchView {
     /// Units of the movement reports' distances and speeds.
     let units: UnitSystem
 
-    init(live: LiveSession, units: UnitSystem = .metric) {
+    /// Names where the fix is ("3.35 km NE of Hoorn, NL"); nil: not shown.
+    let places: NearbySearch?
+    private var lastPlace: (lat: Double, lon: Double, language: Language, text: String)?
+
+    /// `watch --goto`: the destination's guidance, and its marker on the rose.
+    private var guide: DestinationGuide?
+    private var guided: (at: Double, guidance: Guidance)?
+
+    init(live: LiveSession, units: UnitSystem = .metric, places: NearbySearch? = nil, destination: Destination? = nil) {
         self.live = live
         self.units = units
+        self.places = places
+        guide = destination.map { DestinationGuide($0) }
     }
 
     /// Reads every ready sample, takes GNSS fixes, and logs at `logRate`.
@@ -76,11 +87,31 @@ final class WatchView {
             status: reader.statusMessage ?? (live.pipeline.profile == nil ? "ok, uncalibrated" : "ok, calibrated"))
         if let gnss = live.gnss {
             state.gnss = gnssPanel(source: gnss, now: now)
+            state.gnss?.place = placeText(language: language)
         }
         state.reports = live.reports.suffix(6).map { report in
             sanitize(formatReportSummary(report, style: .quadrant(decimals: 0), language: language, units: units))
         }
-        state.notice = notice
+        if let guide, let g = guidance() {
+            // The marker in the shown heading's reference; the turn from the true heading.
+            if let bearing = g.bearing {
+                if state.shownHeading?.reference == .true {
+                    state.targetBearing = bearing
+                } else if let declination = live.pipeline.estimate?.declination {
+                    state.targetBearing = bearing - declination
+                }
+            }
+            var shown = g
+            shown.relativeBearing = live.pipeline.estimate?.trueHeading.flatMap { h in g.bearing.map { relativeAngle($0 - h) } }
+            state.reports.append("→ " + formatGuidance(shown, to: guide.destination.name, language: language, units: units))
+        }
+        // The newest region event (--region) while there is no other notice.
+        if notice.isEmpty, let last = live.regionEvents.last {
+            state.notice = formatRegionEvent(last.event.kind, region: last.name, distance: last.event.distance,
+                                             language: language, units: units)
+        } else {
+            state.notice = notice
+        }
         return state
     }
 
@@ -100,6 +131,30 @@ final class WatchView {
             panel.fixMode = "no fix"
         }
         return panel
+    }
+
+    /// The guidance from the newest fix (updated once per fix).
+    private func guidance() -> Guidance? {
+        guard guide != nil, let received = live.latestFix else { return guided?.guidance }
+        if let guided, guided.at == received.receivedAt { return guided.guidance }
+        let fix = received.fix
+        guard let lat = fix.lat, let lon = fix.lon, let point = try? GeoPoint(latitude: lat, longitude: lon),
+              let g = guide?.update(at: point, time: received.receivedAt, speed: fix.speed, course: fix.course) else {
+            return guided?.guidance
+        }
+        guided = (received.receivedAt, g)
+        return g
+    }
+
+    /// The nearest place to the latest fix, said in the dashboard's language (recomputed only when
+    /// the fix or the language changes).
+    private func placeText(language: Language) -> String {
+        guard let places, let fix = live.latestFix?.fix, let lat = fix.lat, let lon = fix.lon,
+              let point = try? GeoPoint(latitude: lat, longitude: lon) else { return "" }
+        if let last = lastPlace, last.lat == lat, last.lon == lon, last.language == language { return last.text }
+        let text = places.nearest(to: point, count: 1).first.map { formatNearby($0, language: language, units: units) } ?? ""
+        lastPlace = (lat, lon, language, text)
+        return text
     }
 
     private func disturbance(of e: HeadingEstimate) -> Disturbance {

@@ -83,6 +83,7 @@ public enum ServeSession {
         let sinks = try openSinks(request, runtime: runtime, sockets: sockets, mqtt: mqtt)
         defer { for s in sinks { s.close() } }
         for s in sinks { runtime.say("publishing " + s.label) }
+        sayRegionEvents(live, runtime: runtime, language: .en, units: runtime.environment.units)
         let time = runtime.time
         let start = time.monotonic()
         for s in sinks { s.publish(event: "started", message: "lodestone serve started", wall: time.wall()) }

@@ -72,7 +72,7 @@ func drawSingleLine(_ p: Panels, into canvas: inout Canvas) {
 
 private func roseOptions(_ p: Panels) -> RoseOptions {
     RoseOptions(asciiOnly: p.state.asciiOnly, language: p.state.language,
-                centerText: p.state.shownHeading == nil ? "--" : nil)
+                centerText: p.state.shownHeading == nil ? "--" : nil, marker: p.state.targetBearing)
 }
 
 // MARK: Sections

@@ -154,7 +154,9 @@ struct Panels {
         if !g.connection.isEmpty { head.append(Segment("  " + g.connection, .dim)) }
         var lines = [head]
         if let lat = g.latitude, let lon = g.longitude, lat.isFinite, lon.isFinite {
-            lines.append([Segment(coordinate(lat, "N", "S") + " " + coordinate(lon, "E", "W"), g.stale ? .dim : .plain)])
+            var position: PanelLine = [Segment(coordinate(lat, "N", "S") + " " + coordinate(lon, "E", "W"), g.stale ? .dim : .plain)]
+            if !g.place.isEmpty { position.append(Segment("  " + g.place, .dim)) }
+            lines.append(position)
         } else {
             lines.append([Segment(labels.noPosition, .dim)])
         }

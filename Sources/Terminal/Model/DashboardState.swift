@@ -48,6 +48,9 @@ public struct DashboardState: Sendable, Equatable {
     public var sensor = SensorPanel()
     /// The GNSS panel, or nil when there is no GNSS source at all.
     public var gnss: GNSSPanel?
+    /// The bearing to a destination (`watch --goto`) in the reference of the shown heading: a
+    /// marker on the rose. nil: none.
+    public var targetBearing: Double?
     /// The newest movement report lines, oldest first; the dashboard shows the last ones that fit.
     public var reports: [String] = []
     /// A short transient message for the status line ("calibration requested").
@@ -140,6 +143,8 @@ public struct GNSSPanel: Sendable, Equatable {
     public var stale: Bool
     /// Connection state, preformatted ("gpsd connected", "gpsd not running").
     public var connection: String
+    /// Where the fix is from a nearby place, preformatted ("3.35 km NE of Hoorn, NL"); empty when unknown.
+    public var place: String = ""
 
     public init(fixMode: String = "", latitude: Double? = nil, longitude: Double? = nil, speed: Double? = nil,
                 course: Double? = nil, horizontalError: Double? = nil, ageSeconds: Double? = nil,

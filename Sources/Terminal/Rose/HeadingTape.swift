@@ -43,6 +43,11 @@ struct HeadingTape {
             else { continue }
             canvas.put(tick, x: column, y: row, style: .dim)
         }
+        // A destination's marker on the top row (beside the lubber mark), when the tape has one.
+        if let marker = options.marker, marker.isFinite, g.form == .tape,
+           let column = g.tapeColumn(bearing: marker, heading: heading), column != g.centerColumn {
+            canvas.put(options.asciiOnly ? "*" : "◆", x: column, y: 0, style: .alarm)
+        }
     }
 
     private func place(_ text: String, bearing: Double, style: Style, _ placer: inout TapePlacer,

@@ -19,6 +19,11 @@ struct RoseCard {
         }
         var placer = LabelPlacer(columns: g.columns, rows: g.rows)
         placeLabels(&placer, into: &canvas)
+        if let marker = options.marker, marker.isFinite {
+            // Just inside the ring (and its ticks), over whatever is there.
+            let cell = g.cell(bearing: marker, heading: heading, radius: g.ringRadius - (g.size >= 7 ? 1.5 : 1))
+            canvas.put(options.asciiOnly ? "*" : "◆", x: cell.column, y: cell.row, style: .alarm)
+        }
         canvas.put(canvas.glyphs.lubber, x: g.centerColumn, y: 0, style: .bold)
     }
 

@@ -11,13 +11,17 @@ public struct RoseOptions: Sendable, Equatable {
     public var cellAspect: Double
     /// Text in the middle of the card; nil shows the heading in whole degrees ("123°").
     public var centerText: String?
+    /// A destination's bearing, in the same reference as the heading: drawn as a marker ("◆", "*")
+    /// on the card inside the ring, or on the tape's top row. nil draws none.
+    public var marker: Double?
 
     public init(asciiOnly: Bool = false, language: Language = .en, cellAspect: Double = 2,
-                centerText: String? = nil) {
+                centerText: String? = nil, marker: Double? = nil) {
         self.asciiOnly = asciiOnly
         self.language = language
         self.cellAspect = cellAspect
         self.centerText = centerText
+        self.marker = marker
     }
 }
 

@@ -13,7 +13,8 @@ enum LogCommand: Command {
         usage: "--output FILE.csv [--rate HZ] [--duration S] [--overwrite] [--fsync-interval S]\n"
             + "       [--rotate-size MB | --rotate daily] [--simulate] [sensor options]",
         options: [LogFileOptions.output, rate, DurationOption.duration] + LogFileOptions.options.dropFirst()
-            + LiveGNSSOptions.options + SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options,
+            + LiveGNSSOptions.options + SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
+            + [RegionOptions.region],
         discussion: """
         The file stays one valid CSV: rows are written whole, at least every half second, and synced
         to disk every --fsync-interval seconds, so SIGKILL loses at most the last half second and a
@@ -22,6 +23,7 @@ enum LogCommand: Command {
         Columns and units: see "Log format" in the README.
           lodestone log --simulate --output heading.csv --duration 60
           lodestone log --output /var/lib/lodestone/heading.csv --rotate daily
+        With --region NAME:LAT,LON,RADIUS_M (repeatable), entering and leaving it are said on stderr.
         Ctrl-C or SIGTERM flushes, syncs and stops (exit 0). Disk full or an I/O error: exit 74, and
         the rows already written stay valid.
         """)
@@ -34,10 +36,12 @@ enum LogCommand: Command {
         if heading.showDeviation {
             throw UsageError.conflict("--deviation show only applies to 'lodestone watch'")
         }
+        var live = LiveRequest(sensors: try SensorOptions(arguments).selection,
+                               calibrationPath: arguments.string(CalibrationFileOption.calibration),
+                               heading: heading.settings, gnss: try LiveGNSSOptions(arguments).choice, distanceFilter: 0)
+        live.regions = try RegionOptions.regions(arguments)
         let request = LogRequest(
-            live: LiveRequest(sensors: try SensorOptions(arguments).selection,
-                              calibrationPath: arguments.string(CalibrationFileOption.calibration),
-                              heading: heading.settings, gnss: try LiveGNSSOptions(arguments).choice, distanceFilter: 0),
+            live: live,
             file: file, rate: try arguments.double(rate, in: 0.01...1000) ?? 10,
             duration: try arguments.double(DurationOption.duration, in: 0.001...1e9))
         // A file-size limit must end in a write error (exit 74), not kill the process.

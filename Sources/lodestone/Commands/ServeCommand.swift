@@ -16,7 +16,7 @@ enum ServeCommand: Command {
             + "       [--nmea tcp://[HOST]:PORT | udp://HOST:PORT]… [--signalk udp://HOST:PORT | tcp://[HOST]:PORT]…\n"
             + "       [--json -|FILE]… [--mqtt mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX]…",
         options: SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
-            + LiveGNSSOptions.options + [rate, duration] + ServeSinkOptions.options,
+            + LiveGNSSOptions.options + [rate, duration] + ServeSinkOptions.options + [RegionOptions.region],
         discussion: """
         Reads the sensor (and GNSS) as 'watch' does and publishes every update to each sink; every
         sink option can be given more than once. A slow or vanished consumer never holds up the
@@ -41,9 +41,10 @@ enum ServeCommand: Command {
                                           expected: "off, apply or learn (show the card with 'lodestone watch --deviation show')")
         }
         let sinks = try ServeSinkOptions(arguments)
-        let live = LiveRequest(sensors: try SensorOptions(arguments).selection,
+        var live = LiveRequest(sensors: try SensorOptions(arguments).selection,
                                calibrationPath: arguments.string(CalibrationFileOption.calibration),
                                heading: heading.settings, gnss: try LiveGNSSOptions(arguments).choice, distanceFilter: 5)
+        live.regions = try RegionOptions.regions(arguments)
         let request = ServeRequest(live: live, rate: try arguments.double(rate, in: 1...50) ?? 10,
                                    duration: try arguments.double(duration, in: 0.001...1e9), nmea: sinks.nmea,
                                    signalK: sinks.signalK, json: sinks.json, mqtt: sinks.mqtt, talker: sinks.talker)

@@ -12,6 +12,7 @@ enum WatchCommand: Command {
         + "true heading (default 10); then the reading is printed without it")
     static let log = Option("log", value: "FILE", help: "also log to this CSV file (append-safe; see 'lodestone log')")
     static let json = Option("json", help: "one JSON object per line instead of the plain line or the dashboard (keys as in 'serve --json')")
+    static let goto = Option("goto", value: "TARGET", help: "on the dashboard, mark LAT,LON or a place on the rose and show the way to it")
     static let ascii = Option("ascii", help: "draw the dashboard in plain ASCII (automatic when the locale is not UTF-8)")
 
     static let spec = CommandSpec(
@@ -20,7 +21,8 @@ enum WatchCommand: Command {
         usage: "[--simulate] [sensor options] [--calibration FILE] [--location LAT,LON | --declination DEG]\n"
             + "       [--gpsd HOST:PORT | --no-gnss] [--rate HZ] [--once] [--log FILE.csv] [--json] [--ascii] [--lang en|zh]",
         options: SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
-            + LiveGNSSOptions.options + [rate, once, timeout, log, json, ascii, LanguageOption.lang, UnitsOption.units],
+            + LiveGNSSOptions.options + [rate, once, timeout, log, json, ascii, LanguageOption.lang, UnitsOption.units,
+                                         RegionOptions.region, goto],
         discussion: """
         On a terminal it shows a full-screen dashboard with a compass rose (keys: q quit, t true/mag,
         u units, l language, c calibrate, r reset track, ? help). Piped, or with --once, it prints one
@@ -31,6 +33,10 @@ enum WatchCommand: Command {
           {"time":"2026-…Z","monotonic_s":1.2,"heading_mag_deg":123.4,"heading_true_deg":136.2,…,"flags":[]}
         True heading needs a declination: from the GNSS fix (gpsd, or the simulated receiver with
         --simulate), --location, or --declination. The calibration profile is loaded automatically.
+        With --goto TARGET (LAT,LON or a place, as for 'lodestone goto') the dashboard marks the target on
+        the rose (◆) and shows its distance, bearing and the turn to it.
+        With --region NAME:LAT,LON,RADIUS_M, entering and leaving the region are shown on the dashboard
+        (on stderr when piped), as 'lodestone regions' reports them.
         Ctrl-C or SIGTERM stops it cleanly (exit 0).
           lodestone watch --simulate | head
           lodestone watch --location -33.87,151.21 --once
@@ -40,9 +46,10 @@ enum WatchCommand: Command {
         let requestedRate = try arguments.double(rate, in: 1...50)
         let language = try LanguageOption.language(arguments)
         let heading = try HeadingOptions(arguments)
-        let live = LiveRequest(sensors: try SensorOptions(arguments).selection,
+        var live = LiveRequest(sensors: try SensorOptions(arguments).selection,
                                calibrationPath: arguments.string(CalibrationFileOption.calibration),
                                heading: heading.settings, gnss: try LiveGNSSOptions(arguments).choice, distanceFilter: 5)
+        live.regions = try RegionOptions.regions(arguments)
         if heading.showDeviation {
             return try WatchSession.showDeviationCard(live, runtime: .system(command: spec.name, signals: false))
         }
@@ -55,10 +62,15 @@ enum WatchCommand: Command {
         if arguments.isPresent(timeout) && !arguments.flag(once) {
             throw UsageError.conflict("--timeout only applies with --once")
         }
-        let request = WatchRequest(live: live, rate: requestedRate, once: arguments.flag(once),
+        var request = WatchRequest(live: live, rate: requestedRate, once: arguments.flag(once),
                                    onceTimeout: try arguments.double(timeout, in: 0...3600) ?? WatchSession.fixTimeout,
                                    log: logFile, ascii: arguments.flag(ascii), language: language,
                                    units: try UnitsOption.system(arguments), json: arguments.flag(json))
-        return try WatchSession.run(request, runtime: .system(command: spec.name))
+        let runtime = Runtime.system(command: spec.name)
+        if let target = arguments.string(goto) {
+            let userPlaces = try PlacesStore(environment: runtime.environment)?.load() ?? []
+            request.destination = try DestinationLookup.resolve(target, radius: nil, userPlaces: userPlaces).0
+        }
+        return try WatchSession.run(request, runtime: runtime)
     }
 }

@@ -1,0 +1,46 @@
+// Places benchmarks: `places near` on random points anywhere on Earth (the goal: at most 50 µs per
+// answer after start-up), forward lookup by name, and the first query's cost (start-up).
+import Geodesy
+import Glibc
+import Linear
+import Places
+
+func runPlacesBenchmarks() {
+    var rng = SplitMix64(seed: 18)
+    var points: [GeoPoint] = []
+    while points.count < 4096 {
+        let lat = asin(2 * rng.nextUnit() - 1) * 180 / Double.pi
+        let lon = 360 * rng.nextUnit() - 180
+        if let p = try? GeoPoint(latitude: lat, longitude: lon) { points.append(p) }
+    }
+    // The first query on a fresh process: pages of the gazetteer touched for the first time.
+    var first = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &first)
+    let search = NearbySearch(gazetteer: .builtIn)
+    blackHole(search.nearest(to: points[0], count: 5).first?.distance ?? 0)
+    var after = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &after)
+    let firstMicroseconds = Double(after.tv_sec - first.tv_sec) * 1e6 + Double(after.tv_nsec - first.tv_nsec) / 1e3
+    reportFigure("places.first_query", extra: [("us", jsonNumber(firstMicroseconds, 1)),
+                                                ("places", "\(Gazetteer.builtIn.count)")])
+
+    bench("places.near", iterations: 20_000, extra: [("count", "5"), ("goal_ns", "50000")]) { n in
+        var total = 0.0
+        for i in 0..<n {
+            let found = search.nearest(to: points[i & 4095], count: 5)
+            total += found.first?.distance ?? 0
+        }
+        blackHole(total)
+    }
+    bench("places.near_one", iterations: 20_000, extra: [("count", "1")]) { n in
+        var total = 0.0
+        for i in 0..<n { total += search.nearest(to: points[i & 4095], count: 1).first?.distance ?? 0 }
+        blackHole(total)
+    }
+    let names = NameSearch()
+    bench("places.find", iterations: 20, extra: [("query", "\"hoorn\"")]) { n in
+        var total = 0
+        for _ in 0..<n { total += names.find("hoorn", count: 10).count }
+        blackHole(Double(total))
+    }
+}

@@ -1,0 +1,108 @@
+import Geodesy
+import Glibc
+
+/// A place near a point: the place, the geodesic distance to the point, and the direction from the
+/// place to the point ("3.2 km NE of Hoorn" has direction 45°).
+public struct NearbyPlace: Sendable, Equatable {
+    public enum Source: Sendable, Equatable {
+        /// A gazetteer place (its index).
+        case gazetteer(Int)
+        /// One of the user's places (its index in the list given).
+        case user(Int)
+    }
+
+    public var place: Place
+    public var source: Source
+    /// Geodesic distance, metres (WGS84, Karney).
+    public var distance: Double
+    /// Azimuth at the place of the geodesic from the place to the point, degrees in [0, 360); nil
+    /// at distance 0.
+    public var direction: Double?
+    /// True for a user place whose radius holds the point.
+    public var isInside: Bool
+}
+
+/// Reverse geocoding: the places nearest to a point, from the gazetteer and the user's places.
+///
+/// ```swift
+/// let search = NearbySearch(gazetteer: .builtIn, userPlaces: [])
+/// let near = try search.nearest(to: GeoPoint(latitude: 52.66, longitude: 5.10), count: 1)
+/// // near[0].place.name == "Hoorn", near[0].direction ≈ 60 (ENE of Hoorn)
+/// ```
+public struct NearbySearch: Sendable {
+    public var gazetteer: Gazetteer
+    public var userPlaces: [UserPlace]
+
+    public init(gazetteer: Gazetteer = .builtIn, userPlaces: [UserPlace] = []) {
+        self.gazetteer = gazetteer
+        self.userPlaces = userPlaces
+    }
+
+    /// On the ellipsoid, the geodesic distance s between two points and their great-circle angle θ
+    /// (geodetic coordinates put on the unit sphere) satisfy min(M, N) ≤ s/θ ≤ max(M, N), the radii
+    /// of curvature: 6335.4…6399.6 km. So every place whose geodesic distance is below the k-th
+    /// nearest on the sphere lies within this factor of that angle.
+    static let curvatureRatio = 6_399_594.0 / 6_335_439.0
+    /// Slack for the single-precision unit vectors, radians (about 6 m).
+    static let angleSlack = 1e-6
+
+    /// The `count` nearest places, ordered: user places whose radius holds the point (nearest
+    /// first), then every other place by geodesic distance.
+    public func nearest(to point: GeoPoint, count: Int) -> [NearbyPlace] {
+        guard count > 0 else { return [] }
+        var results: [NearbyPlace] = []
+        let hits = gazetteer.nearest(latitude: point.latitude, longitude: point.longitude, count: count)
+        if let last = hits.last {
+            // Every place that may be among the `count` nearest by geodesic distance.
+            let chord = Double(last.chordSquared).squareRoot()
+            let angle = 2 * asin(min(1, chord / 2)) * Self.curvatureRatio + Self.angleSlack
+            let limit = 2 * sin(min(Double.pi, angle) / 2)
+            let candidates = gazetteer.within(latitude: point.latitude, longitude: point.longitude,
+                                              chordSquared: Float(limit * limit))
+            for hit in candidates {
+                let position = gazetteer.position(at: hit.index)
+                let (distance, direction) = Self.measure(from: position, to: point)
+                results.append(NearbyPlace(place: Place(name: "", country: "", latitude: position.latitude,
+                                                        longitude: position.longitude),
+                                           source: .gazetteer(hit.index), distance: distance, direction: direction,
+                                           isInside: false))
+            }
+            results.sort { ($0.distance, $0.order) < ($1.distance, $1.order) }
+            if results.count > count { results.removeLast(results.count - count) }
+            for i in results.indices {
+                if case .gazetteer(let index) = results[i].source { results[i].place = gazetteer.place(at: index) }
+            }
+        }
+        for (i, user) in userPlaces.enumerated() {
+            let (distance, direction) = Self.measure(from: (user.latitude, user.longitude), to: point)
+            results.append(NearbyPlace(place: Place(name: user.name, country: "", latitude: user.latitude,
+                                                    longitude: user.longitude),
+                                       source: .user(i), distance: distance, direction: direction,
+                                       isInside: distance <= user.radius))
+        }
+        results.sort { a, b in
+            if a.isInside != b.isInside { return a.isInside }
+            return (a.distance, a.order) < (b.distance, b.order)
+        }
+        return Array(results.prefix(count))
+    }
+
+    /// Distance and direction (at the place) from a place to a point.
+    static func measure(from place: (latitude: Double, longitude: Double), to point: GeoPoint) -> (Double, Double?) {
+        // Gazetteer and user positions are validated on the way in.
+        guard let from = try? GeoPoint(latitude: place.latitude, longitude: place.longitude) else { return (.infinity, nil) }
+        let inverse = Geodesic.wgs84.inverse(from, point)
+        return (inverse.distance, inverse.distance > 0 ? inverse.azimuth1 : nil)
+    }
+}
+
+extension NearbyPlace {
+    /// A tie-breaker that keeps the order deterministic: user places before gazetteer ones, then
+    /// by index.
+    var order: Int {
+        switch source {
+        case .user(let i): return i
+        case .gazetteer(let i): return 1_000_000 + i
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Geodesy
+import Options
+import Places
+import Platform
+import Session
+
+/// `lodestone places`: the offline gazetteer and the user's places file.
+enum PlacesCommand: Command {
+    static let count = Option("count", value: "N", help: "how many places to print (default 5 for near, 10 for find)")
+    static let json = Option("json", help: "one JSON object per line")
+    static let radius = Option("radius", value: "M", help: "for add: the radius within which you are at the place, metres (default 100)")
+
+    static let spec = CommandSpec(
+        name: "places",
+        abstract: "nearby places, places by name, and your own places (offline gazetteer)",
+        usage: "near --lat LAT --lon LON [--count N] [--json] [--lang en|zh]\n"
+            + "       lodestone places find NAME [--count N] [--json]\n"
+            + "       lodestone places add NAME --lat LAT --lon LON [--radius M]\n"
+            + "       lodestone places list [--json] | remove NAME",
+        options: [PointOptions.lat, PointOptions.lon, count, json, radius, LanguageOption.lang, UnitsOption.units],
+        positionals: ["ACTION", "NAME"],
+        discussion: """
+        near: the places nearest to a point, nearest first (your places first when you are within their
+        radius), with the geodesic distance and the direction from the place to the point:
+          lodestone places near --lat 52.66 --lon 5.10        # 3.35 km NE of Hoorn, NL …
+          lodestone places near --lat 52.66 --lon 5.10 --json  # name,country,lat,lon,distance_m,direction_deg
+        find: places by name, ignoring case and accents; exact names first, then names starting with
+        it, then by population:  lodestone places find zurich
+        add, list, remove: your places file, $XDG_CONFIG_HOME/lodestone/places.csv (else
+        ~/.config/lodestone/places.csv), lines name,lat,lon[,radius_m], written atomically:
+          lodestone places add Home --lat 52.3702 --lon 4.8952 --radius 50
+        The gazetteer is every GeoNames place of at least 15,000 people (geonames.org, CC BY 4.0),
+        built in; nothing is fetched.
+        """)
+
+    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        let actions = ["near", "find", "add", "list", "remove"]
+        guard let action = arguments.positionals.first else {
+            throw UsageError.missingArgument("an action: " + actions.joined(separator: ", "), command: spec.name)
+        }
+        guard actions.contains(action) else {
+            throw UsageError.conflict("unknown action '\(sanitize(action))' for 'places': " + actions.joined(separator: ", ")
+                + (closestMatch(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? "")
+                + "\nsee 'lodestone places --help'")
+        }
+        let name = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
+        let point = try PointOptions.point(arguments)
+        func requireName() throws -> String {
+            guard let name, !Substring(name).trimmingSpaces.isEmpty else {
+                throw UsageError.missingArgument("a place NAME: lodestone places \(action) NAME", command: spec.name)
+            }
+            return name
+        }
+        func refuse(_ what: [Option]) throws {
+            for option in what where arguments.isPresent(option) {
+                throw UsageError.conflict("--\(option.name) does not apply to 'places \(action)'\nsee 'lodestone places --help'")
+            }
+        }
+        let placesAction: PlacesAction
+        switch action {
+        case "near":
+            guard let point else { throw UsageError.missingArgument("--lat LAT --lon LON", command: spec.name) }
+            if let name { throw UsageError.unexpectedArgument(name, command: spec.name) }
+            try refuse([radius])
+            placesAction = .near(point, count: try arguments.int(count, in: 1...1000) ?? 5)
+        case "find":
+            try refuse([PointOptions.lat, PointOptions.lon, radius])
+            placesAction = .find(try requireName(), count: try arguments.int(count, in: 1...1000) ?? 10)
+        case "add":
+            try refuse([count, json])
+            guard let point else { throw UsageError.missingArgument("--lat LAT --lon LON", command: spec.name) }
+            let r = try arguments.double(radius, in: 0.001...20_000_000) ?? UserPlace.defaultRadius
+            do {
+                placesAction = .add(try UserPlace(name: try requireName(), latitude: point.latitude,
+                                                  longitude: point.longitude, radius: r))
+            } catch let error as PlaceError {
+                throw UsageError.conflict(error.message)
+            }
+        case "list":
+            if let name { throw UsageError.unexpectedArgument(name, command: spec.name) }
+            try refuse([PointOptions.lat, PointOptions.lon, radius, count])
+            placesAction = .list
+        default:
+            try refuse([PointOptions.lat, PointOptions.lon, radius, count, json])
+            placesAction = .remove(try requireName())
+        }
+        let query = PlacesQuery(action: placesAction, json: arguments.flag(json),
+                                language: try LanguageOption.language(arguments) ?? .en,
+                                units: try UnitsOption.system(arguments))
+        return try query.run(runtime: .system(command: spec.name, signals: false))
+    }
+}

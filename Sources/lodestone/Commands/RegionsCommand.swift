@@ -1,0 +1,59 @@
+import Options
+import Places
+import Platform
+import Session
+
+/// `lodestone regions`: enter, exit and dwell events for circular regions.
+enum RegionsCommand: Command {
+    static let format = Option("format", value: "FORMAT", help: "csv (default, with a header), text or json (one object per line)")
+    static let dwell = Option("dwell", value: "S", help: "also report dwell after S seconds inside a region")
+    static let onEnter = Option("on-enter", value: "CMD", help: "run CMD (with /bin/sh) on each enter; the event is in its environment")
+    static let onExit = Option("on-exit", value: "CMD", help: "run CMD (with /bin/sh) on each exit; the event is in its environment")
+
+    static let spec = CommandSpec(
+        name: "regions",
+        abstract: "report entering, leaving and staying in circular regions from gpsd fixes",
+        usage: "[--region NAME:LAT,LON,RADIUS_M ...] [--gpsd HOST:PORT | --simulate] [--dwell S] "
+            + "[--on-enter CMD] [--on-exit CMD] [--format csv|text|json] [--accuracy M] [--lang en|zh] [--duration S]",
+        options: GNSSSourceOptions.options + [RegionOptions.region, dwell, onEnter, onExit, format, GNSSOptions.accuracy,
+                                              GNSSOptions.minMode, LanguageOption.lang, DurationOption.duration, UnitsOption.units],
+        discussion: """
+        Without --region, your places ('lodestone places list') are the regions, each with its radius.
+        Prints time,region,event,lat,lon,distance_m; the first fix gives each region's state (inside
+        or outside), then enter, exit, and dwell (with --dwell). A region is entered only when the fix is
+        inside by more than its horizontal error and left only when outside by more than it, so a fix
+        jittering on the boundary does not flap.
+          lodestone regions --region home:52.3702,4.8952,100 --dwell 300
+          lodestone regions --on-enter 'logger "entered $LODESTONE_REGION"'
+        The commands get LODESTONE_REGION, LODESTONE_EVENT, LODESTONE_TIME, LODESTONE_LAT, LODESTONE_LON
+        and LODESTONE_DISTANCE_M in their environment (never on their command line); they run in the
+        background.
+        """)
+
+    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        let runtime = Runtime.system(command: spec.name)
+        var regions = try RegionOptions.regions(arguments)
+        if regions.isEmpty {
+            let places = try PlacesStore(environment: runtime.environment)?.load() ?? []
+            regions = try places.map { p throws -> Region in
+                Region(name: p.name, centre: try .init(latitude: p.latitude, longitude: p.longitude), radius: p.radius)
+            }
+            if regions.isEmpty {
+                throw UsageError.missingArgument("a region: --region NAME:LAT,LON,RADIUS_M, or places in your places file",
+                                                 command: spec.name)
+            }
+        }
+        let formatName = try arguments.choice(format, from: ["csv", "text", "json"]) ?? "csv"
+        let request = RegionsRequest(
+            regions: regions, source: try GNSSSourceOptions(arguments).choice,
+            format: RegionsRequest.Format(rawValue: formatName) ?? .csv,
+            language: try LanguageOption.language(arguments) ?? .en,
+            dwell: try arguments.double(dwell, in: 0.001...31_536_000),
+            maximumHorizontalError: try GNSSOptions.maximumError(arguments),
+            minimumMode: try GNSSOptions.minimumMode(arguments),
+            duration: try arguments.double(DurationOption.duration, in: 0.1...31_536_000),
+            onEnter: arguments.string(onEnter), onExit: arguments.string(onExit),
+            units: try UnitsOption.system(arguments))
+        return try RegionsSession.run(request, runtime: runtime)
+    }
+}

@@ -1,0 +1,52 @@
+import Geodesy
+import Options
+import Places
+
+/// `--lat LAT --lon LON`: a point, validated.
+enum PointOptions {
+    static let lat = Option("lat", value: "LAT", help: "latitude in decimal degrees, -90 to 90 (north positive)")
+    static let lon = Option("lon", value: "LON", help: "longitude in decimal degrees, -180 to 180 (east positive)")
+
+    /// The point, or nil when neither is given; a usage error when only one is.
+    static func point(_ arguments: ParsedArguments) throws(UsageError) -> GeoPoint? {
+        let latitude = try arguments.double(lat, in: -90...90)
+        let longitude = try arguments.double(lon, in: -180...180)
+        switch (latitude, longitude) {
+        case (nil, nil): return nil
+        case (let la?, let lo?):
+            guard let point = try? GeoPoint(latitude: la, longitude: lo) else {
+                throw .invalidValue(option: lat.name, value: String(la), expected: "a latitude in -90…90")
+            }
+            return point
+        default:
+            throw .conflict("give both --lat and --lon")
+        }
+    }
+}
+
+/// `--region NAME:LAT,LON,RADIUS_M`, repeatable.
+enum RegionOptions {
+    static let region = Option("region", value: "NAME:LAT,LON,RADIUS_M", repeatable: true,
+                               help: "a circular region to watch (repeatable), e.g. home:52.37,4.89,100")
+
+    /// The regions given, parsed and validated.
+    static func regions(_ arguments: ParsedArguments) throws(UsageError) -> [Region] {
+        var regions: [Region] = []
+        for text in arguments.strings(region) {
+            let expected = "NAME:LAT,LON,RADIUS_M with a latitude in -90…90, a longitude in -180…180 and a radius above 0"
+            guard let colon = text.lastIndex(of: ":") else {
+                throw .invalidValue(option: region.name, value: text, expected: expected)
+            }
+            let name = String(text[..<colon])
+            let numbers = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false)
+                .map { Double($0.trimmingSpaces) }
+            guard numbers.count == 3, let lat = numbers[0], let lon = numbers[1], let radius = numbers[2],
+                  let place = try? UserPlace(name: name, latitude: lat, longitude: lon, radius: radius),
+                  let centre = try? GeoPoint(latitude: lat, longitude: lon) else {
+                throw .invalidValue(option: region.name, value: text, expected: expected)
+            }
+            regions.append(Region(name: place.name, centre: centre, radius: place.radius))
+        }
+        return regions
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `lodestone places`, `goto` and `regions` as a user runs them: the built binary, its own config
+/// folder, and a real gpsd under gpsfake replaying the project's logs.
+@Suite("places, goto, regions (the binary)")
+struct PlacesCommandTests {
+    @Test func nearAsJSONIsTheGeodesicFromThePlace() throws {
+        let result = try runLodestone(["places", "near", "--lat", "-33.8568", "--lon", "151.2153", "--count", "3", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(objects.count == 3)
+        let first = try #require(objects.first)
+        #expect(Set(first.keys) == ["name", "country", "lat", "lon", "distance_m", "direction_deg"])
+        #expect((first["name"] as? String)?.hasPrefix("Sydney") == true && first["country"] as? String == "AU")
+        let lat = try #require(first["lat"] as? Double), lon = try #require(first["lon"] as? Double)
+        let check = vincentyInverse(lat, lon, -33.8568, 151.2153)
+        #expect(abs(try #require(first["distance_m"] as? Double) - check.distance) < 0.001)
+        #expect(abs(remainder(try #require(first["direction_deg"] as? Double) - check.azimuth, 360)) < 1e-6)
+        let distances = objects.compactMap { $0["distance_m"] as? Double }
+        #expect(distances == distances.sorted())
+    }
+
+    @Test func usageErrorsExit64WithAHint() throws {
+        for (arguments, hint) in [
+            (["places", "near", "--lat", "91", "--lon", "0"], "--lat"),
+            (["places", "near", "--lat", "1"], "give both --lat and --lon"),
+            (["places", "nera"], "did you mean 'near'?"),
+            (["places", "find", "Amsterdan"], "did you mean 'Amsterdam'?"),
+            (["places", "add", "x", "--lat", "1", "--lon", "2", "--radius", "0"], "--radius"),
+            (["goto", "Amsterdan", "--simulate"], "did you mean 'Amsterdam'?"),
+            (["goto", "91,0", "--simulate"], "not a position"),
+            (["regions", "--region", "a:1,2,-5", "--simulate"], "--region"),
+        ] {
+            let folder = try makeTemporaryFolder("places-usage")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = try runLodestone(arguments, environment: ["XDG_CONFIG_HOME": folder.path])
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(hint), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func addListRemoveEditTheFileInTheConfigFolder() throws {
+        let folder = try makeTemporaryFolder("places-file")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let env = ["XDG_CONFIG_HOME": folder.path]
+        #expect(try runLodestone(["places", "add", "Quay", "--lat", "-33.8587", "--lon", "151.2140", "--radius", "300"], environment: env).status == 0)
+        #expect(try runLodestone(["places", "add", "Bad\u{1B}[31mName", "--lat", "1", "--lon", "2"], environment: env).status == 0)
+        let list = try runLodestone(["places", "list"], environment: env)
+        #expect(list.stdout == "Quay  -33.8587, 151.214  radius 300.0 m\nBad[31mName  1, 2  radius 100.0 m\n")
+        let near = try runLodestone(["places", "near", "--lat", "-33.8590", "--lon", "151.2141", "--count", "2"], environment: env)
+        #expect(near.stdout.hasPrefix("at Quay  "), "\(near.stdout)")
+        #expect(try runLodestone(["places", "remove", "quay"], environment: env).status == 0)
+        let text = try String(contentsOf: folder.appendingPathComponent("lodestone/places.csv"), encoding: .utf8)
+        #expect(text == "name,lat,lon,radius_m\nBad[31mName,1,2,100\n")
+    }
+}
+
+/// `goto` and `regions` against gpsd under gpsfake.
+@Suite("goto and regions with gpsd (gpsfake)", .enabled(if: gpsfakePath != nil, Comment(rawValue: gpsfakeMissingMessage)))
+struct PlacesGpsdTests {
+    func replay(_ log: String, _ arguments: [String]) throws -> (output: String, errors: String, fake: GpsFake) {
+        let port = freeTCPPort()
+        let fake = try GpsFake(log: log, port: port)
+        try #require(fake.waitUntilListening(), "gpsd under gpsfake did not start listening on \(port)")
+        let process = try BackgroundLodestone(arguments + ["--gpsd", "127.0.0.1:\(port)"])
+        #expect(fake.waitUntilFinished(timeout: 40), "gpsfake did not finish \(log)")
+        Thread.sleep(forTimeInterval: 1.0)
+        let status = process.stop()
+        #expect(status == 0, "\(process.stderr)")
+        return (process.stdout, process.stderr, fake)
+    }
+
+    /// Every distinct fix of nl2008u gives a row; distance and bearing to the target agree with
+    /// Vincenty's formula to 1 mm and 1e-6°; the arrival at the log's last position is said.
+    @Test func gotoCSVFollowsEveryFix() throws {
+        let run = try replay("nl2008u.log", ["goto", "48.2208,8.421881667", "--radius", "20", "--format", "csv"])
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "time,lat,lon,distance_m,bearing_deg,relative_bearing_deg,vmg_mps,eta_s,xte_m")
+        let rows = trackCSVRows(run.output)
+        #expect(rows.count == (try distinctFixTimes(chk: "nl2008u.log.chk")), "\(run.errors)")
+        let reference = referenceEpochs(run.fake.referenceLines())
+        for (row, epoch) in zip(rows, reference) {
+            #expect(row["time"] == epoch.time)
+            let check = vincentyInverse(epoch.lat, epoch.lon, 48.2208, 8.421881667)
+            let distance = try #require(row["distance_m"].flatMap { Double($0) })
+            #expect(abs(distance - check.distance) < 0.001, "\(row)")
+            if check.distance > 1 {
+                #expect(abs(remainder(try #require(row["bearing_deg"].flatMap { Double($0) }) - check.azimuth, 360)) < 1e-6)
+            }
+            #expect(row["relative_bearing_deg"] == "")
+        }
+        #expect(run.errors.contains("arrived at 48.2208,8.421881667"), "\(run.errors)")
+    }
+
+    /// haicom-305N wanders with errors of 20–400 m around one spot. A region of 10 m round it is
+    /// crossed by the raw positions several times; the events are the first state and one enter,
+    /// and the --on-enter command gets the event in its environment.
+    @Test func regionsDoNotFlapOnARealLog() throws {
+        let folder = try makeTemporaryFolder("regions-gpsd")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let record = folder.appendingPathComponent("events.txt").path
+        let centre = (-27.21076, 153.051975)
+        let run = try replay("haicom-305N.log", [
+            "regions", "--region", "spot:\(centre.0),\(centre.1),10", "--region", "far:-27.3,153.1,50",
+            "--on-enter", "printf '%s %s %s\\n' \"$LODESTONE_REGION\" \"$LODESTONE_EVENT\" \"$LODESTONE_DISTANCE_M\" >> '\(record)'",
+        ])
+        let rows = trackCSVRows(run.output)
+        let events = rows.map { ($0["region"] ?? "", $0["event"] ?? "") }
+        #expect(events.filter { $0.0 == "spot" }.map(\.1) == ["outside", "enter"], "\(run.output)")
+        #expect(events.filter { $0.0 == "far" }.map(\.1) == ["outside"])
+        // The raw positions cross the 10 m boundary more than twice: the test would see flapping.
+        let reference = referenceEpochs(run.fake.referenceLines())
+        let inside = reference.map { vincentyInverse(centre.0, centre.1, $0.lat, $0.lon).distance <= 10 }
+        #expect(zip(inside, inside.dropFirst()).filter { $0 != $1 }.count > 2)
+        #expect(pollUntil(5) { FileManager.default.fileExists(atPath: record) })
+        let recorded = (try? String(contentsOfFile: record, encoding: .utf8)) ?? ""
+        #expect(recorded.hasPrefix("spot enter "), "\(recorded)")
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import Geodesy
+import HeadingLog
+import JSON
+import Places
+import Platform
+@testable import Session
+import Testing
+
+/// `places`, `goto`, `regions` and `where`'s nearest place, in process on a manual clock.
+@Suite("places, goto, regions (in process)")
+struct PlacesSessionTests {
+    @Test("places near: the nearest first, with distance and direction from the place; JSON fields")
+    func near() throws {
+        let h = try SessionHarness("places-near")
+        let point = try GeoPoint(latitude: 52.66, longitude: 5.10)
+        _ = try PlacesQuery(action: .near(point, count: 3)).run(runtime: h.runtime("places"))
+        #expect(h.output.lines.count == 3)
+        #expect(h.output.lines.first?.hasPrefix("3.35 km NE of Hoorn, NL") == true, "\(h.output.text)")
+        let j = try SessionHarness("places-near-json")
+        _ = try PlacesQuery(action: .near(point, count: 2), json: true).run(runtime: j.runtime("places"))
+        let first = try JSONValue.parse(try #require(j.output.lines.first))
+        #expect(first["name"]?.string == "Hoorn" && first["country"]?.string == "NL")
+        let hoorn = try GeoPoint(latitude: try #require(first["lat"]?.double), longitude: try #require(first["lon"]?.double))
+        let inverse = Geodesic.wgs84.inverse(hoorn, point)
+        #expect(abs(try #require(first["distance_m"]?.double) - inverse.distance) <= 0.0005)
+        #expect(abs(try #require(first["direction_deg"]?.double) - inverse.azimuth1) <= 1e-6)
+        let z = try SessionHarness("places-near-zh")
+        _ = try PlacesQuery(action: .near(point, count: 1), language: .zh).run(runtime: z.runtime("places"))
+        #expect(z.output.text.hasPrefix("位于Hoorn东北3.35公里"), "\(z.output.text)")
+    }
+
+    @Test("places add, list, near, remove: the file in the config folder, written whole")
+    func addListRemove() throws {
+        let h = try SessionHarness("places-add")
+        let runtime = h.runtime("places")
+        let home = try UserPlace(name: "Home", latitude: 52.6505, longitude: 5.0705, radius: 200)
+        _ = try PlacesQuery(action: .add(home)).run(runtime: runtime)
+        _ = try PlacesQuery(action: .add(try UserPlace(name: "Boat, \"A\"", latitude: -33, longitude: 151))).run(runtime: runtime)
+        let file = h.folder.path + "/config/lodestone/places.csv"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text == "name,lat,lon,radius_m\nHome,52.6505,5.0705,200\n\"Boat, \"\"A\"\"\",-33,151,100\n")
+        _ = try PlacesQuery(action: .near(try GeoPoint(latitude: 52.651, longitude: 5.071), count: 2)).run(runtime: runtime)
+        #expect(h.output.lines.first?.hasPrefix("at Home") == true, "\(h.output.text)")
+        #expect(throws: UnknownPlace.self) { try PlacesQuery(action: .remove("hom")).run(runtime: runtime) }
+        _ = try PlacesQuery(action: .remove("HOME")).run(runtime: runtime)
+        #expect(try PlacesFile.parse(try String(contentsOfFile: file, encoding: .utf8)).map(\.name) == ["Boat, \"A\""])
+    }
+
+    @Test("a corrupt places file is left alone and named")
+    func corruptFile() throws {
+        let h = try SessionHarness("places-corrupt")
+        let folder = h.folder.path + "/config/lodestone"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "Home,91,0\n".write(toFile: folder + "/places.csv", atomically: true, encoding: .utf8)
+        let error = #expect(throws: PlacesStoreError.self) {
+            try PlacesQuery(action: .add(try UserPlace(name: "x", latitude: 1, longitude: 1))).run(runtime: h.runtime("places"))
+        }
+        #expect(error?.exitCode == .dataError)
+        #expect(try String(contentsOfFile: folder + "/places.csv", encoding: .utf8) == "Home,91,0\n")
+    }
+
+    @Test("places find: an unknown name suggests the nearest, exit 64")
+    func unknownName() throws {
+        let h = try SessionHarness("places-find")
+        let error = #expect(throws: UnknownPlace.self) { try PlacesQuery(action: .find("Amsterdan", count: 3)).run(runtime: h.runtime("places")) }
+        #expect(error?.message.contains("did you mean 'Amsterdam'?") == true)
+        #expect(error?.exitCode == .usage)
+    }
+
+    @Test("where: the fix and the nearest place")
+    func whereSaysTheNearestPlace() throws {
+        let h = try SessionHarness("where-place")
+        _ = try WhereQuery(source: .simulated, timeout: 5).run(runtime: h.runtime("where"))
+        #expect(h.output.text.contains(" of Sydney, AU"), "\(h.output.text)")
+        let z = try SessionHarness("where-place-zh")
+        _ = try WhereQuery(source: .simulated, timeout: 5, language: .zh).run(runtime: z.runtime("where"))
+        #expect(z.output.text.contains("位于Sydney"), "\(z.output.text)")
+    }
+
+    @Test("goto with the simulator: CSV rows of the geodesic to the target")
+    func gotoCSV() throws {
+        let h = try SessionHarness("goto")
+        let target = try GeoPoint(latitude: -33.86, longitude: 151.2)
+        let request = GotoRequest(destination: Destination(name: "t", point: target, radius: 10), source: .simulated,
+                                  format: .csv, count: 6)
+        #expect(try GotoSession.run(request, runtime: h.runtime("goto")) == .success)
+        let lines = h.output.lines
+        #expect(lines.first == "time,lat,lon,distance_m,bearing_deg,relative_bearing_deg,vmg_mps,eta_s,xte_m")
+        #expect(lines.count == 7)
+        for line in lines.dropFirst() {
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            #expect(f.count == 9)
+            let here = try GeoPoint(latitude: try #require(Double(f[1])), longitude: try #require(Double(f[2])))
+            let inverse = Geodesic.wgs84.inverse(here, target)
+            #expect(abs(try #require(Double(f[3])) - inverse.distance) <= 0.0005)
+            #expect(abs(try #require(Double(f[4])) - inverse.azimuth1) <= 1e-6)
+            #expect(f[5] == "")   // no compass
+            if let eta = Double(f[7]) { #expect(eta > 0 && (Double(f[6]) ?? 0) > 0) }
+        }
+        #expect(h.diagnostics.text.contains("going to t"))
+    }
+
+    @Test("goto says the arrival and stops on it when asked")
+    func gotoArrives() throws {
+        let h = try SessionHarness("goto-arrive")
+        let here = try GeoPoint(latitude: -33.8694, longitude: 151.199)
+        let request = GotoRequest(destination: Destination(name: "here", point: here, radius: 200), source: .simulated,
+                                  language: .zh, stopOnArrival: true)
+        #expect(try GotoSession.run(request, runtime: h.runtime("goto")) == .success)
+        #expect(h.output.lines.count == 1 && h.output.text.hasSuffix("Z  已到达here\n"), "\(h.output.text)")
+        #expect(h.diagnostics.text.contains("已到达here"))
+    }
+
+    @Test("regions with the simulator: the first state, dwell, and the environment of commands")
+    func regions() throws {
+        let h = try SessionHarness("regions")
+        h.events.schedule(.stop, at: 6)
+        let here = try GeoPoint(latitude: -33.8694, longitude: 151.199)
+        let far = try GeoPoint(latitude: -33.0, longitude: 151.0)
+        let request = RegionsRequest(regions: [Region(name: "here", centre: here, radius: 100),
+                                               Region(name: "far,away", centre: far, radius: 100)],
+                                     source: .simulated, dwell: 3)
+        #expect(try RegionsSession.run(request, runtime: h.runtime("regions")) == .success)
+        let lines = h.output.lines
+        #expect(lines.first == "time,region,event,lat,lon,distance_m")
+        #expect(lines[1].contains(",here,inside,"))
+        #expect(lines[2].contains(",\"far,away\",outside,"))
+        #expect(lines[3].contains(",here,dwell,"))
+        #expect(lines.count == 4, "\(h.output.text)")
+    }
+}
+
+@Suite("goto with the compass (in process)")
+struct GotoCompassTests {
+    @Test("the relative bearing is the geodesic bearing less the compass's true heading")
+    func relativeBearingFromTheCompass() throws {
+        let h = try SessionHarness("goto-compass")
+        let target = try GeoPoint(latitude: -33.86, longitude: 151.2)
+        var request = GotoRequest(destination: Destination(name: "t", point: target, radius: 10), source: .simulated,
+                                  format: .csv, count: 5)
+        request.compass = LiveRequest(sensors: SensorSelection(simulate: true), distanceFilter: 0)
+        #expect(try GotoSession.run(request, runtime: h.runtime("goto")) == .success)
+        let rows = h.output.lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.count == 5)
+        let relative = rows.compactMap { Double($0[5]) }
+        #expect(!relative.isEmpty, "\(h.output.text)")
+        #expect(relative.allSatisfy { $0 > -180 && $0 <= 180 })
+    }
+
+    @Test func turnWords() {
+        #expect(formatTurn(35.2) == "turn right 35°")
+        #expect(formatTurn(-10) == "turn left 10°")
+        #expect(formatTurn(1) == "ahead")
+        #expect(formatTurn(-35, language: .zh) == "左转35°")
+    }
+}
+
+@Suite("watch and log with --region (in process)")
+struct LiveRegionTests {
+    let here = try! GeoPoint(latitude: -33.8694, longitude: 151.199)
+    let far = try! GeoPoint(latitude: -33.0, longitude: 151.0)
+
+    @Test("piped watch says the region's first state on stderr")
+    func pipedWatch() throws {
+        let h = try SessionHarness("watch-region")
+        h.events.schedule(.stop, at: 3)
+        var live = LiveRequest(sensors: SensorSelection(simulate: true))
+        live.regions = [Region(name: "here", centre: here, radius: 100), Region(name: "far", centre: far, radius: 100)]
+        #expect(try WatchSession.run(WatchRequest(live: live), runtime: h.runtime("watch")) == .success)
+        #expect(h.diagnostics.text.contains("region inside here ("), "\(h.diagnostics.text)")
+        #expect(h.diagnostics.text.contains("region outside far ("))
+        #expect(!h.output.text.contains("region"), "heading lines stay as they were")
+    }
+
+    @Test("the dashboard shows the newest region event, in the dashboard's language")
+    func dashboard() throws {
+        let h = try SessionHarness("watch-region-dashboard")
+        let terminal = h.attachTerminal(columns: 100, rows: 32)
+        terminal.type("q", at: 3.0)
+        var live = LiveRequest(sensors: SensorSelection(simulate: true))
+        live.regions = [Region(name: "here", centre: here, radius: 100)]
+        #expect(try WatchSession.run(WatchRequest(live: live, language: .zh), runtime: h.runtime("watch")) == .success)
+        #expect(h.output.text.contains("在here内"), "the notice line")
+        #expect(h.output.text.contains("位于Sydney"), "the nearest place beside the position")
+    }
+
+    @Test("log says region events on stderr")
+    func log() throws {
+        let h = try SessionHarness("log-region")
+        var live = LiveRequest(sensors: SensorSelection(simulate: true), distanceFilter: 0)
+        live.regions = [Region(name: "far", centre: far, radius: 100)]
+        let request = LogRequest(live: live, file: LogSession.Options(path: h.path("r.csv")), duration: 2)
+        #expect(try LogRecording.run(request, runtime: h.runtime("log")) == .success)
+        #expect(h.diagnostics.text.contains("region outside far ("), "\(h.diagnostics.text)")
+    }
+}
+
+@Suite("watch --goto (in process)")
+struct WatchGotoTests {
+    @Test("the dashboard marks the target on the rose and shows the way to it")
+    func dashboardMarker() throws {
+        let h = try SessionHarness("watch-goto")
+        let terminal = h.attachTerminal(columns: 100, rows: 32)
+        terminal.type("q", at: 3.0)
+        var request = WatchRequest(live: LiveRequest(sensors: SensorSelection(simulate: true)))
+        request.destination = Destination(name: "Opera", point: try GeoPoint(latitude: -33.8568, longitude: 151.2153), radius: 50)
+        #expect(try WatchSession.run(request, runtime: h.runtime("watch")) == .success)
+        #expect(h.output.text.contains("◆"), "the marker on the rose")
+        #expect(h.output.text.contains("→ Opera 2."), "the distance to it")
+        let plain = try SessionHarness("watch-no-goto")
+        let t2 = plain.attachTerminal(columns: 100, rows: 32)
+        t2.type("q", at: 3.0)
+        _ = try WatchSession.run(WatchRequest(live: LiveRequest(sensors: SensorSelection(simulate: true))), runtime: plain.runtime("watch"))
+        #expect(!plain.output.text.contains("◆"), "no marker without --goto")
+    }
+}
