@@ -13,10 +13,10 @@ struct GyroReplayTests {
 
     /// Error of each output row against the truth in the same file, over the rows the benchmark
     /// scores (movement, |pitch| ≤ 60°).
-    func errors(trial: String) throws -> (errors: [Double], rows: [[String: String]]) {
+    func errors(trial: String, residual: Double? = nil) throws -> (errors: [Double], rows: [[String: String]]) {
         let path = Self.folder.appendingPathComponent(Self.trials[trial]! + "_excerpt.csv").path
         let h = try SessionHarness("gyro-replay")
-        #expect(try HeadingReplay(path: path).run(runtime: h.runtime("heading")) == .success)
+        #expect(try HeadingReplay(path: path, residualMicrotesla: residual).run(runtime: h.runtime("heading")) == .success)
         let out = h.output.lines
         let header = out[0].split(separator: ",").map(String.init)
         let rows = out.dropFirst().map { line in
@@ -59,6 +59,23 @@ struct GyroReplayTests {
             return (w * w + x * x + y * y + z * z).squareRoot()
         }
         #expect(norms.allSatisfy { abs($0 - 1) < 1e-5 }, "unit quaternions")
+    }
+
+    @Test("--residual: a recording calibrated before it was written gets the accuracy of its calibration, still covering the error")
+    func residual() throws {
+        func medianAccuracy(_ rows: [[String: String]]) -> Double {
+            let values = rows.compactMap { $0["accuracy_deg"].flatMap(Double.init) }.sorted()
+            return values[values.count / 2]
+        }
+        let uncalibrated = try errors(trial: "07")
+        let calibrated = try errors(trial: "07", residual: 0.5)
+        // Without a profile the board is taken as uncalibrated (20 µT in BROAD's 15.5 µT horizontal
+        // field: about 50°); told the recording is calibrated, the accuracy is the filter's own.
+        #expect(medianAccuracy(uncalibrated.rows) > 40)
+        #expect(medianAccuracy(calibrated.rows) < medianAccuracy(uncalibrated.rows) / 2)
+        #expect(calibrated.errors == uncalibrated.errors, "the headings themselves do not change")
+        let accuracies = calibrated.rows.compactMap { $0["accuracy_deg"].flatMap(Double.init) }
+        #expect(!accuracies.isEmpty && accuracies.allSatisfy { $0 > 0 })
     }
 
     @Test("without gyroscope columns the old columns stay and the new ones are empty")

@@ -18,9 +18,15 @@ public struct HeadingReplay: Sendable {
     public var unit: String
     public var json: Bool
     public var settings: HeadingSettings
+    /// The field error left in a recording that was calibrated before it was written (µT), for the
+    /// accuracy; nil: the profile's own residual, or an uncalibrated board's
+    /// (`uncalibratedResidualMicrotesla`, tens of degrees) without a profile.
+    public var residualMicrotesla: Double?
 
     public init(path: String, calibrationPath: String? = nil, sensor: String? = nil, year: Double? = nil,
-                unit: String = "uT", json: Bool = false, settings: HeadingSettings = HeadingSettings()) {
+                unit: String = "uT", json: Bool = false, settings: HeadingSettings = HeadingSettings(),
+                residualMicrotesla: Double? = nil) {
+        self.residualMicrotesla = residualMicrotesla
         self.path = path
         self.calibrationPath = calibrationPath
         self.sensor = sensor
@@ -63,7 +69,7 @@ public struct HeadingReplay: Sendable {
         // recording is made with) and its heading-alignment yaw are applied.
         let pipeline = HeadingPipeline(PipelineSetup(
             profile: profile, settings: settings,
-            residualMicrotesla: profile == nil ? loaded.map { $0.residualField(scale: scale) } : nil))
+            residualMicrotesla: residualMicrotesla ?? (profile == nil ? loaded.map { $0.residualField(scale: scale) } : nil)))
         let out = runtime.output
         if !json { guard out.write(Self.header + "\n") else { return .success } }
         var skipped = 0

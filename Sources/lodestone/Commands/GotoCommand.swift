@@ -26,7 +26,7 @@ enum GotoCommand: Command {
         From each fix: the geodesic distance and bearing to the target, the speed made good towards it
         (smoothed over ~10 s), the ETA from it (empty while not closing), and the cross-track error from
         the geodesic between the first fix and the target (positive: right of it). CSV columns:
-        time,lat,lon,distance_m,bearing_deg,relative_bearing_deg,vmg_mps,eta_s,xte_m.
+          time,lat,lon,distance_m,bearing_deg,relative_bearing_deg,vmg_mps,eta_s,xte_m
         With --compass the magnetometer is read as by 'watch' (its calibration profile, --sensor, --bus,
         --orientation …) and the relative bearing is the turn from its true heading (positive: right).
         The arrival is said on stderr when within the radius.

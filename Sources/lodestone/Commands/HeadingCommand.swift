@@ -11,14 +11,17 @@ enum HeadingCommand: Command {
     static let sensor = Option("sensor", value: "NAME", help: "which profile to use when the calibration file holds several (its chip name)")
     static let year = Option("year", value: "Y", help: "decimal year the recording started, for the WMM declination (default: now)")
     static let unit = Option("unit", value: "UNIT", help: "unit of x,y,z: uT (default), gauss, nT or mG")
+    static let residual = Option("residual", value: "UT", help: "the recording is already calibrated, to within UT µT: "
+        + "the accuracy counts that instead of an uncalibrated board's error (default: the profile's residual with "
+        + "--calibration, else 20 µT)")
     static let format = Option("format", value: "FORMAT", choices: ["csv", "json"], help: "csv (default) or json (one object per line)")
 
     static let spec = CommandSpec(
         name: "heading",
         abstract: "run a recorded raw file (t,x,y,z[,ax,ay,az][,gx,gy,gz]) or a log through the filter stage",
         usage: "--from-file raw.csv [--calibration PROFILE] [--location LAT,LON | --declination DEG]\n"
-            + "       [--year Y] [--unit uT|gauss|nT] [--smoothing S] [--format csv|json]",
-        options: [fromFile, calibration, sensor, year, unit, format] + HeadingOptions.replayOptions,
+            + "       [--year Y] [--unit uT|gauss|nT] [--residual UT] [--smoothing S] [--format csv|json]",
+        options: [fromFile, calibration, sensor, year, unit, residual, format] + HeadingOptions.replayOptions,
         discussion: """
         Output columns: t (copied from the input), heading_magnetic_deg, heading_true_deg, accuracy_deg,
         heading_magnetic_raw_deg, declination_deg, declination_source, field_uT, roll_deg, pitch_deg, flags,
@@ -26,6 +29,9 @@ enum HeadingCommand: Command {
         the attitude quaternion qw,qx,qy,qz (body → NED, magnetic north).
         A Lodestone CSV log is read too (its raw_x_uT,raw_y_uT,raw_z_uT and monotonic_s), so a logged
         trip can be processed again with another calibration.
+        Without --calibration the accuracy assumes an uncalibrated board (20 µT of hard iron: tens of
+        degrees); a recording calibrated before it was written says how well with --residual, e.g.
+        --residual 0.5 for a good calibration.
         True heading needs --location or --declination. Example:
           lodestone heading --from-file raw.csv --calibration profile.json --location -33.87,151.21 --year 2026.5
         """)
@@ -41,7 +47,8 @@ enum HeadingCommand: Command {
         }
         let replay = HeadingReplay(path: path, calibrationPath: arguments.string(calibration), sensor: arguments.string(sensor),
                                    year: try arguments.double(year, in: 1900...2100), unit: unitName, json: json,
-                                   settings: try HeadingOptions(arguments).settings)
+                                   settings: try HeadingOptions(arguments).settings,
+                                   residualMicrotesla: try arguments.double(residual, in: 0...1000))
         return try replay.run(runtime: .system(command: spec.name, signals: false))
     }
 }
