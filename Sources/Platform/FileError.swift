@@ -6,6 +6,8 @@ public enum FileError: UserFacingError, Equatable {
     case sync(path: String, Errno)
     case rename(from: String, to: String, Errno)
     case notText(path: String)
+    /// A line longer than a reader holds (`limit` bytes): the input is not what it should be.
+    case lineTooLong(path: String, line: Int, limit: Int)
 
     public var message: String {
         switch self {
@@ -22,12 +24,17 @@ public enum FileError: UserFacingError, Equatable {
         case .sync(let path, let e): return "cannot flush \(path) to disk: \(e)"
         case .rename(let from, let to, let e): return "cannot replace \(to) with \(from): \(e)"
         case .notText(let path): return "\(path) is not a text file (it contains bytes that are not UTF-8)"
+        case .lineTooLong(let path, let line, let limit):
+            return "\(path) line \(line) is longer than \(limit) bytes: this is not a list of points or values"
         }
     }
 
-    /// Text that is not text is bad data (65); everything else is the system's I/O (74).
+    /// Text that is not text, or lines no reader holds, are bad data (65); everything else is the
+    /// system's I/O (74).
     public var exitCode: ExitCode {
-        if case .notText = self { return .dataError }
-        return .ioError
+        switch self {
+        case .notText, .lineTooLong: return .dataError
+        default: return .ioError
+        }
     }
 }

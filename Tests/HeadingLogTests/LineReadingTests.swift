@@ -53,6 +53,36 @@ struct LineReadingTests {
     }
 }
 
+/// The batch line reader (standard input of `geod` and `declination`) holds at most one line of
+/// `maximumLineLength` bytes: a longer one is bad data, not a growing buffer.
+@Suite("line reader: bounded lines")
+struct LineReaderBoundTests {
+    func reader(for bytes: [UInt8], limit: Int) throws -> (LineReader, Int32) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(getpid())-\(UUID().uuidString)").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let fd = open(path, O_RDONLY)
+        unlink(path)
+        return (LineReader(fd: fd, name: "standard input", maximumLineLength: limit), fd)
+    }
+
+    @Test func aLineAtTheLimitIsReadOneOverIsRefused() throws {
+        var (ok, fd1) = try reader(for: Array(String(repeating: "7", count: 100).utf8) + [10, 49, 10], limit: 100)
+        defer { close(fd1) }
+        #expect(try ok.next()?.count == 100)
+        #expect(try ok.next() == "1")
+        #expect(try ok.next() == nil)
+        var (long, fd2) = try reader(for: Array("1,2\n".utf8) + [UInt8](repeating: 44, count: 5_000_000), limit: 1 << 16)
+        defer { close(fd2) }
+        #expect(try long.next() == "1,2")
+        #expect(throws: FileError.lineTooLong(path: "standard input", line: 2, limit: 1 << 16)) { try long.next() }
+        #expect(FileError.lineTooLong(path: "x", line: 2, limit: 9).exitCode == .dataError)
+        // The last line, without its line end, is held to the same bound.
+        var (last, fd3) = try reader(for: [UInt8](repeating: 55, count: 101), limit: 100)
+        defer { close(fd3) }
+        #expect(throws: FileError.self) { try last.next() }
+    }
+}
+
 /// A UTF-8 byte-order mark before the header (issue: hostile inputs) is dropped by every line reader.
 @Suite("byte-order mark")
 struct ByteOrderMarkTests {
