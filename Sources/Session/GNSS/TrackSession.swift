@@ -58,19 +58,12 @@ public enum TrackSession {
         source.start()
         defer { source.stop() }
         let started = time.monotonic()
-        var everConnected = false
-        var lastState: GNSSState?
+        var progress = GNSSProgress()
         var staleNoted = false
-        var lastRejectionNote = -Double.infinity
         while !inbox.stopRequested {
             let now = time.monotonic()
             let update = source.take(now: now)
-            for state in update.stateChanges where state != lastState {
-                lastState = state
-                if state.isConnected { everConnected = true }
-                runtime.say(describe(state, source: source))
-            }
-            if update.state.isConnected { everConnected = true }
+            progress.observe(update, source: source, runtime: runtime)
             for received in update.fixes {
                 staleNoted = false
                 switch tracker.process(received.fix) {
@@ -79,10 +72,7 @@ public enum TrackSession {
                     if let count = request.count, report.sequence >= count { return .success }
                 case .rejected(let why):
                     // Say why nothing is reported, at most every 10 s.
-                    if now - lastRejectionNote >= 10 {
-                        lastRejectionNote = now
-                        runtime.say("ignoring fixes (\(why)); see --accuracy and --min-mode")
-                    }
+                    progress.ignoring(why, now: now, runtime: runtime)
                 case .filtered:
                     break
                 }
@@ -92,7 +82,7 @@ public enum TrackSession {
                 runtime.say("no new fix for \(Int(now - latest.receivedAt)) s; the last one is stale")
             }
             if let duration = request.duration, now - started >= duration {
-                if !everConnected, case .disconnected(let error) = update.state { throw error }
+                if let error = progress.failure(of: update) { throw error }
                 return .success
             }
             inbox.wait(seconds: 0.05)

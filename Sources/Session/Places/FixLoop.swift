@@ -18,30 +18,20 @@ struct FixLoop {
         source.start()
         defer { source.stop() }
         let started = time.monotonic()
-        var everConnected = false
-        var lastState: GNSSState?
-        var lastRejectionNote = -Double.infinity
+        var progress = GNSSProgress()
         while !inbox.stopRequested {
             let now = time.monotonic()
             let update = source.take(now: now)
-            for state in update.stateChanges where state != lastState {
-                lastState = state
-                if state.isConnected { everConnected = true }
-                runtime.say(describe(state, source: source))
-            }
-            if update.state.isConnected { everConnected = true }
+            progress.observe(update, source: source, runtime: runtime)
             for received in update.fixes {
                 if let why = gate.rejection(of: received.fix) {
-                    if now - lastRejectionNote >= 10 {
-                        lastRejectionNote = now
-                        runtime.say("ignoring fixes (\(why)); see --accuracy and --min-mode")
-                    }
+                    progress.ignoring(why, now: now, runtime: runtime)
                     continue
                 }
                 if try !body(received.fix, received.receivedAt) { return }
             }
             if let duration, now - started >= duration {
-                if !everConnected, case .disconnected(let error) = update.state { throw error }
+                if let error = progress.failure(of: update) { throw error }
                 return
             }
             inbox.wait(seconds: 0.05)
