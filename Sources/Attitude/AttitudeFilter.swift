@@ -210,9 +210,12 @@ public struct AttitudeFilter: Sendable {
             let tau = motionBiasTimeConstant(sigma: accuracy.tiltBiasUncertainty)
             accuracy.motionLearned(tilt: true, gain: lowPassGain(dt: dt, tau: tau), settings: settings)
         }
-        if let field, tiltInitialised, correctHeading(field, dt: dt, calm: calm, verticalRate: earthRate.z) {
-            let tau = motionBiasTimeConstant(sigma: accuracy.headingBiasUncertainty)
-            accuracy.motionLearned(tilt: false, gain: lowPassGain(dt: dt, tau: tau), settings: settings)
+        if let field, tiltInitialised {
+            let reliability = correctHeading(field, dt: dt, calm: calm, verticalRate: earthRate.z)
+            if reliability > 0 {
+                let tau = motionBiasTimeConstant(sigma: accuracy.headingBiasUncertainty)
+                accuracy.motionLearned(tilt: false, gain: lowPassGain(dt: dt, tau: tau) * reliability, settings: settings)
+            }
         }
         finishFlags(field: field)
     }
@@ -355,22 +358,22 @@ public struct AttitudeFilter: Sendable {
         return true
     }
 
-    /// Returns true when the correction taught the gyro bias.
-    private mutating func correctHeading(_ field: Vector3, dt: Double, calm: Bool, verticalRate: Double) -> Bool {
+    /// Returns how much the correction taught the gyro bias: 0 (not at all) to 1 (in full).
+    private mutating func correctHeading(_ field: Vector3, dt: Double, calm: Bool, verticalRate: Double) -> Double {
         let tilted = inclination * strapdown
         let earth = tilted.rotate(field)
         let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
         let norm = earth.norm
         let dip = degrees(atan2(earth.z, horizontal))
         dipTangent = earth.z / max(horizontal, 1e-9 * norm)
-        guard horizontal > 1e-3 * norm else { return false }
+        guard horizontal > 1e-3 * norm else { return 0 }
         let fieldHeading = atan2(earth.y, earth.x)
         if !headingInitialised {
             headingOffset = -fieldHeading
             headingInitialised = true
             accuracy.setHeadingDrift(5)
             _ = reference.update(norm: norm, dipDegrees: dip, dt: dt, gyroHoldExceeded: false, settings: settings)
-            return false
+            return 0
         }
         var innovation = remainder(-fieldHeading - headingOffset, 2 * Double.pi)
         if settings.magneticLagTimeConstant > 0 {
@@ -402,11 +405,16 @@ public struct AttitudeFilter: Sendable {
         headingOffset = remainder(headingOffset + gain * innovation, 2 * Double.pi)
         accuracy.headingCorrected(gain: gain, innovationDegrees: degrees(innovation),
                                   averagingGain: lowPassGain(dt: dt, tau: settings.magneticTimeConstant))
-        // Only a field trusted in full teaches the bias.
-        guard calm, weight == 1, fieldWeight == 1, !gate.recovering else { return false }
+        // Only a field trusted in full teaches the bias, and in proportion to how consistently it
+        // agrees with the gyro: a field whose heading scatters by more than the innovation gate's
+        // floor (an uncalibrated board turning, steel nearby) would teach the bias its own errors.
+        guard calm, weight == 1, fieldWeight == 1, !gate.recovering else { return 0 }
+        let scatter = gate.meanSquare.squareRoot()
+        let floor = settings.magneticInnovationGateDegrees
+        let reliability = scatter > floor ? (floor / scatter) * (floor / scatter) : 1
         let inBody = tilted.inverseRotate(Vector3(0, 0, gain * innovation))
-        adjustBias(by: inBody * (-degrees(1) / motionBiasTimeConstant(sigma: accuracy.headingBiasUncertainty)))
-        return true
+        adjustBias(by: inBody * (-degrees(1) * reliability / motionBiasTimeConstant(sigma: accuracy.headingBiasUncertainty)))
+        return reliability
     }
 
     private mutating func adjustBias(by change: Vector3) {
