@@ -90,6 +90,9 @@ private func benchSettings() -> AttitudeSettings {
         "motionBiasRateLimit": \.motionBiasRateLimit,
         "accuracyCoverageFactor": \.accuracyCoverageFactor,
         "tiltNoiseDegrees": \.tiltNoiseDegrees,
+        "tiltResidualFraction": \.tiltResidualFraction,
+        "tiltLeanFraction": \.tiltLeanFraction,
+        "magneticScatterFraction": \.magneticScatterFraction,
         "gyroScaleUncertainty": \.gyroScaleUncertainty,
         "gyroRotationUncertainty": \.gyroRotationUncertainty,
     ]
