@@ -193,6 +193,7 @@ func runAttitudeBenchmarks() {
         }
     }
     runAttitudeScenarioBenchmarks(reference: reference)
+    runNoGyroBenchmarks(trials: trials)
     for trial in trials {
         let extra = scoreFields(score(trial), trial: trial.name, reference: reference)
         reportFigure("attitude.broad.\(trial.name)", extra: extra)

@@ -120,6 +120,36 @@ import Testing
         #expect(abs(try #require(after.tilt).roll - 10) < 0.01)
     }
 
+    @Test("without a gyro, a held tilt is let go once the body turns: the accelerometer's own is then the better one")
+    func heldTiltLetGoWhenTheBodyTurns() throws {
+        var e = TiltEstimator(configuration: TiltConfiguration())
+        let start = bodyReadings(yaw: 0, roll: 10, pitch: 5)
+        for i in 0..<100 {
+            _ = e.update(acceleration: start.acceleration, time: Double(i) / 100, dt: i == 0 ? 0 : 0.01,
+                         field: start.magnetic)
+        }
+        // Accelerating (|a| = 1.3 g, so held) while still: the field stays put, the hold stays.
+        let push = Vector3(0, 0, -0.3)
+        let still = e.update(acceleration: start.acceleration + push, time: 1.0, dt: 0.01, field: start.magnetic)
+        #expect(still.held && !still.accelerated)
+        #expect(abs(try #require(still.tilt).roll - 10) < 0.01)
+        // Turning 8° about the vertical (a vehicle in a bend) keeps roll and pitch: still held.
+        let yawed = bodyReadings(yaw: 8, roll: 10, pitch: 5)
+        let bend = e.update(acceleration: yawed.acceleration + push, time: 1.005, dt: 0.005, field: yawed.magnetic)
+        #expect(bend.held && !bend.accelerated)
+        // Still accelerating, but rolled over to 60°: the field has moved in the body, the held
+        // 10° is stale, and the accelerometer's own tilt is taken, flagged as accelerated.
+        let turned = bodyReadings(yaw: 0, roll: 60, pitch: 5)
+        let r = e.update(acceleration: turned.acceleration + push, time: 1.01, dt: 0.01, field: turned.magnetic)
+        #expect(!r.held && r.accelerated)
+        let roll = try #require(r.tilt).roll
+        #expect(abs(roll - 60) < 15, "roll \(roll)")
+        // Without the field, nothing tells a turn: the hold stays.
+        var blind = TiltEstimator(configuration: TiltConfiguration())
+        _ = feed(&blind, start.acceleration, from: 0, seconds: 1, rate: 100)
+        #expect(blind.update(acceleration: turned.acceleration + push, time: 1.0, dt: 0.01).held)
+    }
+
     @Test func holdsTiltOnJerk() throws {
         var e = TiltEstimator(configuration: TiltConfiguration())
         let level = Vector3(0, 0, -1)

@@ -9,13 +9,17 @@ public struct AccuracyInputs: Sendable, Hashable {
     /// Tilt state: known from the accelerometer, held, or unknown (level-only).
     public var tiltKnown: Bool
     public var tiltHeld: Bool
+    /// The tilt is an accelerated accelerometer's own (`TiltReading.accelerated`).
+    public var tiltAccelerated: Bool
     /// Random tilt error after smoothing, radians (accelerometer noise × its smoothing reduction).
     public var tiltNoise: Double
     /// Estimated magnitude of a magnetic disturbance (µT), 0 when none is detected.
     public var disturbance: Double
 
     public init(horizontalField: Double, verticalField: Double, smoothingAlpha: Double = 1,
-                tiltKnown: Bool = true, tiltHeld: Bool = false, tiltNoise: Double = 0, disturbance: Double = 0) {
+                tiltKnown: Bool = true, tiltHeld: Bool = false, tiltNoise: Double = 0, disturbance: Double = 0,
+                tiltAccelerated: Bool = false) {
+        self.tiltAccelerated = tiltAccelerated
         self.horizontalField = horizontalField
         self.verticalField = verticalField
         self.smoothingAlpha = smoothingAlpha
@@ -69,6 +73,10 @@ public struct AccuracyModel: Sendable, Hashable {
     public var tiltUncertaintyDegrees: Double = 0.5
     /// Tilt error while the tilt is held during linear acceleration, degrees.
     public var heldTiltUncertaintyDegrees: Double = 3
+    /// Systematic tilt error (degrees) while the tilt is an accelerated accelerometer's own (the
+    /// body turning while it accelerates, with no gyroscope): a linear acceleration of a third of a
+    /// g, common in the hand or on a vehicle, leans it by about this much.
+    public var acceleratedTiltUncertaintyDegrees: Double = 20
     /// Typical tilt of the device in level-only mode (no accelerometer), degrees.
     public var assumedTiltDegrees: Double = 5
     /// Below this horizontal field (µT) the heading is meaningless.
@@ -121,7 +129,8 @@ public struct AccuracyModel: Sendable, Hashable {
         r.calibration = ratio(calibrationResidualMicrotesla)
         if x.tiltKnown {
             let noiseTilt = x.tiltNoise.isFinite ? x.tiltNoise : 0
-            let systematic = rad(x.tiltHeld ? heldTiltUncertaintyDegrees : tiltUncertaintyDegrees)
+            let systematic = rad(x.tiltAccelerated ? acceleratedTiltUncertaintyDegrees
+                                 : x.tiltHeld ? heldTiltUncertaintyDegrees : tiltUncertaintyDegrees)
             r.tilt = ratio((noiseTilt * noiseTilt + systematic * systematic).squareRoot() * z)
         } else {
             r.level = ratio(rad(assumedTiltDegrees) * z)

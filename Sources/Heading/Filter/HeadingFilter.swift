@@ -82,7 +82,7 @@ public struct HeadingFilter: Sendable {
         lastTime = s.monotonic
 
         // Tilt and the level-frame field.
-        let reading = tilt.update(acceleration: s.acceleration, time: s.monotonic, dt: dt)
+        let reading = tilt.update(acceleration: s.acceleration, time: s.monotonic, dt: dt, field: b)
         let level = reading.tilt.map { $0.levelled(b) } ?? b
         if reading.tilt == nil { flags.insert(.levelOnly) }
         if reading.held { flags.insert(.tiltHeld) }
@@ -131,7 +131,7 @@ public struct HeadingFilter: Sendable {
             horizontalField: Self.accuracyHorizontalField(measured: horizontal, expected: expected),
             verticalField: level.z, smoothingAlpha: smoother.alpha,
             tiltKnown: reading.tilt != nil, tiltHeld: reading.held, tiltNoise: tiltNoise,
-            disturbance: check.anomaly))
+            disturbance: check.anomaly, tiltAccelerated: reading.accelerated))
         if s.saturated { accuracy = AccuracyModel.unavailable }
         let trueAccuracy = declination.map { _ in Self.combined(accuracy, declinationUncertainty) }
 

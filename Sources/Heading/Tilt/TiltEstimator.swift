@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Linear
 
 /// Settings of the tilt (roll and pitch) estimator.
@@ -24,6 +29,20 @@ public struct TiltConfiguration: Sendable, Hashable {
     public var holdSeconds: Double = 0.25
     /// How long a tilt stays usable for samples that arrive without an accelerometer reading.
     public var maxAgeSeconds: Double = 1.0
+    /// How far (degrees) the body may tilt, as the magnetometer sees it, while the tilt is held: a
+    /// held tilt is only right while the body keeps its roll and pitch. Turning about the vertical
+    /// keeps the field's dip through the held tilt; rolling or pitching changes it, and beyond this
+    /// the accelerometer's own tilt is used, acceleration and all — with no gyroscope that is the
+    /// best there is, and never worse than the unfiltered tilt-compensated heading. Default 0.5°,
+    /// about the direction noise of a hobby magnetometer in the Earth's field: any roll or pitch it
+    /// can see lets the held tilt go (on the BROAD trials without their gyro, larger values hold
+    /// stale tilts through slow rotations: 2° gave 10.1° RMS on trial 01, 0.5° gives 8.5°; the
+    /// unfiltered heading 12.3°).
+    public var maxHeldRotationDegrees: Double = 0.5
+    /// How far (degrees) the body may turn in all, about any axis, while the tilt is held: a
+    /// rotation about the field's own direction hides from the dip, so a long hold through large
+    /// turns is let go too. Default 10°.
+    public var maxHeldTurnDegrees: Double = 10
 
     public init() {}
 }
@@ -36,9 +55,12 @@ public struct TiltReading: Sendable, Hashable {
     public var held: Bool
     /// Weight α of the last gravity update (noise reduction of the tilt, for the accuracy).
     public var alpha: Double
+    /// True when the tilt is the accelerometer's own although it reads linear acceleration (the body
+    /// turned while the tilt was held, so the held one was stale): it may be off by tens of degrees.
+    public var accelerated: Bool
 
-    public init(tilt: Tilt?, held: Bool, alpha: Double) {
-        self.tilt = tilt; self.held = held; self.alpha = alpha
+    public init(tilt: Tilt?, held: Bool, alpha: Double, accelerated: Bool = false) {
+        self.tilt = tilt; self.held = held; self.alpha = alpha; self.accelerated = accelerated
     }
 }
 
@@ -60,6 +82,11 @@ public struct TiltEstimator: Sendable {
     private var holdUntil = -Double.infinity
     private var lastAccelerationTime = -Double.infinity
     private var lastAlpha = 1.0
+    /// sin(dip) of the field as the tilt last updated from gravity levelled it: held tilts are
+    /// checked against it.
+    private var dipSineAtLastTilt: Double?
+    /// The field's direction (unit vector, body axes) then.
+    private var fieldAtLastTilt: Vector3?
     private var jerkFactor = SmoothingFactorCache()
     private var innovationFactor = SmoothingFactorCache()
 
@@ -68,12 +95,14 @@ public struct TiltEstimator: Sendable {
     /// Forgets everything (after a gap in the samples).
     public mutating func reset() {
         gravity = nil; innovation = .zero; fastAcceleration = nil
-        holdUntil = -.infinity; lastAccelerationTime = -.infinity; lastAlpha = 1
+        holdUntil = -.infinity; lastAccelerationTime = -.infinity; lastAlpha = 1; dipSineAtLastTilt = nil
+        fieldAtLastTilt = nil
     }
 
     /// Feeds one accelerometer reading (nil when the sample has none) at monotonic `time`, `dt` seconds
-    /// after the previous sample (0 for the first or a duplicate timestamp).
-    public mutating func update(acceleration: Vector3?, time: Double, dt: Double) -> TiltReading {
+    /// after the previous sample (0 for the first or a duplicate timestamp). `field`, the same
+    /// sample's magnetic field in body axes, tells whether the body turns while the tilt is held.
+    public mutating func update(acceleration: Vector3?, time: Double, dt: Double, field: Vector3? = nil) -> TiltReading {
         guard let a = acceleration, a.isFinite else {
             // No reading: keep the recent tilt for a while; a non-finite reading counts as a bad one.
             let fresh = time - lastAccelerationTime <= configuration.maxAgeSeconds
@@ -99,9 +128,32 @@ public struct TiltEstimator: Sendable {
         if !(m2 >= low * low && m2 <= high * high) || jerky {
             holdUntil = time + c.holdSeconds
         }
+        let direction = field.flatMap { $0.isFinite ? $0.normalized : nil }
         if time < holdUntil {
-            return TiltReading(tilt: gravity.flatMap { Tilt(gravity: $0) }, held: true, alpha: lastAlpha)
+            // Held, unless the body has rolled or pitched since (the field's dip through the held tilt
+            // has moved; turning about the vertical leaves it) or turned far: the held tilt is then
+            // stale, and the accelerometer's own, acceleration and all, is the better one.
+            var tilted = false, turned = false
+            if let d = direction {
+                if let then = dipSineAtLastTilt, let now = Self.dipSine(of: d, gravity: gravity) {
+                    let moved: Double = abs(asin(now) - asin(then))
+                    tilted = moved > c.maxHeldRotationDegrees * Double.pi / 180
+                }
+                if let before = fieldAtLastTilt {
+                    turned = d.dot(before) < cos(c.maxHeldTurnDegrees * Double.pi / 180)
+                }
+            }
+            guard tilted || turned else {
+                return TiltReading(tilt: gravity.flatMap { Tilt(gravity: $0) }, held: true, alpha: lastAlpha)
+            }
+            gravity = a
+            innovation = .zero
+            dipSineAtLastTilt = direction.flatMap { Self.dipSine(of: $0, gravity: a) }
+            fieldAtLastTilt = direction
+            lastAlpha = 1
+            return TiltReading(tilt: Tilt(gravity: a), held: false, alpha: 1, accelerated: true)
         }
+        defer { if let d = direction { dipSineAtLastTilt = Self.dipSine(of: d, gravity: gravity); fieldAtLastTilt = d } }
 
         guard let g = gravity else {
             gravity = a
@@ -122,5 +174,13 @@ public struct TiltEstimator: Sendable {
         gravity = updated
         if dt > 0 { lastAlpha = alpha }
         return TiltReading(tilt: Tilt(gravity: updated), held: false, alpha: lastAlpha)
+    }
+
+    /// sin(dip) of a field direction (unit vector, body axes) levelled by a gravity reaction:
+    /// the component along "down", the opposite of the specific force.
+    private static func dipSine(of direction: Vector3, gravity: Vector3?) -> Double? {
+        guard let down = gravity.flatMap({ ($0 * -1).normalized }) else { return nil }
+        let s = direction.dot(down)
+        return s.isFinite ? min(1, max(-1, s)) : nil
     }
 }
