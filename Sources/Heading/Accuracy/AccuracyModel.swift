@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What the accuracy of one heading rests on.
 public struct AccuracyInputs: Sendable, Hashable {
     /// Horizontal field strength, µT (in the level frame when the tilt is known).
@@ -11,6 +17,10 @@ public struct AccuracyInputs: Sendable, Hashable {
     public var tiltHeld: Bool
     /// The tilt is an accelerated accelerometer's own (`TiltReading.accelerated`).
     public var tiltAccelerated: Bool
+    /// Then, how far |a| is from 1 g (g).
+    public var tiltAccelerationExcess: Double
+    /// How far |a| has been from 1 g lately (g; `TiltReading.accelerationActivity`).
+    public var accelerationActivity: Double
     /// Random tilt error after smoothing, radians (accelerometer noise × its smoothing reduction).
     public var tiltNoise: Double
     /// Estimated magnitude of a magnetic disturbance (µT), 0 when none is detected.
@@ -18,8 +28,10 @@ public struct AccuracyInputs: Sendable, Hashable {
 
     public init(horizontalField: Double, verticalField: Double, smoothingAlpha: Double = 1,
                 tiltKnown: Bool = true, tiltHeld: Bool = false, tiltNoise: Double = 0, disturbance: Double = 0,
-                tiltAccelerated: Bool = false) {
+                tiltAccelerated: Bool = false, tiltAccelerationExcess: Double = 0, accelerationActivity: Double = 0) {
+        self.accelerationActivity = accelerationActivity
         self.tiltAccelerated = tiltAccelerated
+        self.tiltAccelerationExcess = tiltAccelerationExcess
         self.horizontalField = horizontalField
         self.verticalField = verticalField
         self.smoothingAlpha = smoothingAlpha
@@ -75,8 +87,11 @@ public struct AccuracyModel: Sendable, Hashable {
     public var heldTiltUncertaintyDegrees: Double = 3
     /// Systematic tilt error (degrees) while the tilt is an accelerated accelerometer's own (the
     /// body turning while it accelerates, with no gyroscope): a linear acceleration of a third of a
-    /// g, common in the hand or on a vehicle, leans it by about this much.
+    /// g, common in the hand or on a vehicle, leans it by about this much; a stronger one (|a| off
+    /// 1 g by e) by up to atan(tan(this) + e).
     public var acceleratedTiltUncertaintyDegrees: Double = 20
+    /// Sideways acceleration assumed per g that |a| has been off 1 g lately (no gyroscope). Default 2.
+    public var activityLeverage: Double = 2
     /// Typical tilt of the device in level-only mode (no accelerometer), degrees.
     public var assumedTiltDegrees: Double = 5
     /// Below this horizontal field (µT) the heading is meaningless.
@@ -129,8 +144,14 @@ public struct AccuracyModel: Sendable, Hashable {
         r.calibration = ratio(calibrationResidualMicrotesla)
         if x.tiltKnown {
             let noiseTilt = x.tiltNoise.isFinite ? x.tiltNoise : 0
-            let systematic = rad(x.tiltAccelerated ? acceleratedTiltUncertaintyDegrees
-                                 : x.tiltHeld ? heldTiltUncertaintyDegrees : tiltUncertaintyDegrees)
+            var systematic = x.tiltAccelerated
+                ? atan(tan(rad(acceleratedTiltUncertaintyDegrees)) + Swift.max(0, x.tiltAccelerationExcess))
+                : rad(x.tiltHeld ? heldTiltUncertaintyDegrees : tiltUncertaintyDegrees)
+            // A body that has been accelerating lately leans the tilt sideways too, where |a| shows
+            // little of it: about as much again as |a| has been off 1 g.
+            if x.accelerationActivity > 0.01 {
+                systematic = Swift.max(systematic, atan(activityLeverage * x.accelerationActivity))
+            }
             r.tilt = ratio((noiseTilt * noiseTilt + systematic * systematic).squareRoot() * z)
         } else {
             r.level = ratio(rad(assumedTiltDegrees) * z)

@@ -131,7 +131,8 @@ public struct HeadingFilter: Sendable {
             horizontalField: Self.accuracyHorizontalField(measured: horizontal, expected: expected),
             verticalField: level.z, smoothingAlpha: smoother.alpha,
             tiltKnown: reading.tilt != nil, tiltHeld: reading.held, tiltNoise: tiltNoise,
-            disturbance: check.anomaly, tiltAccelerated: reading.accelerated))
+            disturbance: check.anomaly, tiltAccelerated: reading.accelerated,
+            tiltAccelerationExcess: reading.accelerationExcess, accelerationActivity: reading.accelerationActivity))
         if s.saturated { accuracy = AccuracyModel.unavailable }
         let trueAccuracy = declination.map { _ in Self.combined(accuracy, declinationUncertainty) }
 

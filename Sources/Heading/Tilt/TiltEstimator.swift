@@ -58,9 +58,17 @@ public struct TiltReading: Sendable, Hashable {
     /// True when the tilt is the accelerometer's own although it reads linear acceleration (the body
     /// turned while the tilt was held, so the held one was stale): it may be off by tens of degrees.
     public var accelerated: Bool
+    /// With `accelerated`: how far |a| is from 1 g (g), a lower bound of the acceleration.
+    public var accelerationExcess: Double
+    /// How far |a| has been from 1 g lately (g, averaged over ~2 s): a body that accelerates that
+    /// much also accelerates sideways, where |a| hardly shows it and the tilt leans.
+    public var accelerationActivity: Double
 
-    public init(tilt: Tilt?, held: Bool, alpha: Double, accelerated: Bool = false) {
+    public init(tilt: Tilt?, held: Bool, alpha: Double, accelerated: Bool = false, accelerationExcess: Double = 0,
+                accelerationActivity: Double = 0) {
         self.tilt = tilt; self.held = held; self.alpha = alpha; self.accelerated = accelerated
+        self.accelerationExcess = accelerationExcess
+        self.accelerationActivity = accelerationActivity
     }
 }
 
@@ -82,6 +90,8 @@ public struct TiltEstimator: Sendable {
     private var holdUntil = -Double.infinity
     private var lastAccelerationTime = -Double.infinity
     private var lastAlpha = 1.0
+    private var activity = 0.0
+    private var activityFactor = SmoothingFactorCache()
     /// sin(dip) of the field as the tilt last updated from gravity levelled it: held tilts are
     /// checked against it.
     private var dipSineAtLastTilt: Double?
@@ -94,7 +104,7 @@ public struct TiltEstimator: Sendable {
 
     /// Forgets everything (after a gap in the samples).
     public mutating func reset() {
-        gravity = nil; innovation = .zero; fastAcceleration = nil
+        gravity = nil; innovation = .zero; fastAcceleration = nil; activity = 0
         holdUntil = -.infinity; lastAccelerationTime = -.infinity; lastAlpha = 1; dipSineAtLastTilt = nil
         fieldAtLastTilt = nil
     }
@@ -103,6 +113,12 @@ public struct TiltEstimator: Sendable {
     /// after the previous sample (0 for the first or a duplicate timestamp). `field`, the same
     /// sample's magnetic field in body axes, tells whether the body turns while the tilt is held.
     public mutating func update(acceleration: Vector3?, time: Double, dt: Double, field: Vector3? = nil) -> TiltReading {
+        var reading = read(acceleration: acceleration, time: time, dt: dt, field: field)
+        reading.accelerationActivity = activity
+        return reading
+    }
+
+    private mutating func read(acceleration: Vector3?, time: Double, dt: Double, field: Vector3?) -> TiltReading {
         guard let a = acceleration, a.isFinite else {
             // No reading: keep the recent tilt for a while; a non-finite reading counts as a bad one.
             let fresh = time - lastAccelerationTime <= configuration.maxAgeSeconds
@@ -111,6 +127,8 @@ public struct TiltEstimator: Sendable {
         }
         lastAccelerationTime = time
         let c = configuration
+        let excess = abs(a.norm - 1)
+        activity += (excess - activity) * activityFactor.factor(dt: dt, tau: 2)
 
         // Jerk from a lightly smoothed copy, so sensor noise does not read as jerk. Compared squared:
         // |Δa| > limit · dt, and 1 − tol ≤ |a| ≤ 1 + tol.
@@ -151,7 +169,8 @@ public struct TiltEstimator: Sendable {
             dipSineAtLastTilt = direction.flatMap { Self.dipSine(of: $0, gravity: a) }
             fieldAtLastTilt = direction
             lastAlpha = 1
-            return TiltReading(tilt: Tilt(gravity: a), held: false, alpha: 1, accelerated: true)
+            return TiltReading(tilt: Tilt(gravity: a), held: false, alpha: 1, accelerated: true,
+                               accelerationExcess: excess)
         }
         defer { if let d = direction { dipSineAtLastTilt = Self.dipSine(of: d, gravity: gravity); fieldAtLastTilt = d } }
 
