@@ -92,10 +92,8 @@ public struct TiltEstimator: Sendable {
     private var lastAlpha = 1.0
     private var activity = 0.0
     private var activityFactor = SmoothingFactorCache()
-    /// sin(dip) of the field as the tilt last updated from gravity levelled it: held tilts are
-    /// checked against it.
-    private var dipSineAtLastTilt: Double?
-    /// The field's direction (unit vector, body axes) then.
+    /// The field (body axes) of the last sample whose tilt came from gravity: a held tilt, which is
+    /// that sample's, is checked against it.
     private var fieldAtLastTilt: Vector3?
     private var jerkFactor = SmoothingFactorCache()
     private var innovationFactor = SmoothingFactorCache()
@@ -105,8 +103,7 @@ public struct TiltEstimator: Sendable {
     /// Forgets everything (after a gap in the samples).
     public mutating func reset() {
         gravity = nil; innovation = .zero; fastAcceleration = nil; activity = 0
-        holdUntil = -.infinity; lastAccelerationTime = -.infinity; lastAlpha = 1; dipSineAtLastTilt = nil
-        fieldAtLastTilt = nil
+        holdUntil = -.infinity; lastAccelerationTime = -.infinity; lastAlpha = 1; fieldAtLastTilt = nil
     }
 
     /// Feeds one accelerometer reading (nil when the sample has none) at monotonic `time`, `dt` seconds
@@ -127,7 +124,8 @@ public struct TiltEstimator: Sendable {
         }
         lastAccelerationTime = time
         let c = configuration
-        let excess = abs(a.norm - 1)
+        let m2 = a.squaredNorm
+        let excess = abs(m2.squareRoot() - 1)
         activity += (excess - activity) * activityFactor.factor(dt: dt, tau: 2)
 
         // Jerk from a lightly smoothed copy, so sensor noise does not read as jerk. Compared squared:
@@ -142,37 +140,26 @@ public struct TiltEstimator: Sendable {
             fastAcceleration = a
         }
         let low = Swift.max(0, 1 - c.magnitudeToleranceG), high = 1 + c.magnitudeToleranceG
-        let m2 = a.squaredNorm
         if !(m2 >= low * low && m2 <= high * high) || jerky {
             holdUntil = time + c.holdSeconds
         }
-        let direction = field.flatMap { $0.isFinite ? $0.normalized : nil }
+        let field = field.flatMap { $0.isFinite ? $0 : nil }
         if time < holdUntil {
             // Held, unless the body has rolled or pitched since (the field's dip through the held tilt
             // has moved; turning about the vertical leaves it) or turned far: the held tilt is then
             // stale, and the accelerometer's own, acceleration and all, is the better one.
-            var tilted = false, turned = false
-            if let d = direction {
-                if let then = dipSineAtLastTilt, let now = Self.dipSine(of: d, gravity: gravity) {
-                    let moved: Double = abs(asin(now) - asin(then))
-                    tilted = moved > c.maxHeldRotationDegrees * Double.pi / 180
-                }
-                if let before = fieldAtLastTilt {
-                    turned = d.dot(before) < cos(c.maxHeldTurnDegrees * Double.pi / 180)
-                }
-            }
-            guard tilted || turned else {
+            guard let now = field?.normalized, let then = fieldAtLastTilt?.normalized,
+                  bodyMoved(now: now, then: then) else {
                 return TiltReading(tilt: gravity.flatMap { Tilt(gravity: $0) }, held: true, alpha: lastAlpha)
             }
             gravity = a
             innovation = .zero
-            dipSineAtLastTilt = direction.flatMap { Self.dipSine(of: $0, gravity: a) }
-            fieldAtLastTilt = direction
+            fieldAtLastTilt = field
             lastAlpha = 1
             return TiltReading(tilt: Tilt(gravity: a), held: false, alpha: 1, accelerated: true,
                                accelerationExcess: excess)
         }
-        defer { if let d = direction { dipSineAtLastTilt = Self.dipSine(of: d, gravity: gravity); fieldAtLastTilt = d } }
+        if let field { fieldAtLastTilt = field }
 
         guard let g = gravity else {
             gravity = a
@@ -193,6 +180,16 @@ public struct TiltEstimator: Sendable {
         gravity = updated
         if dt > 0 { lastAlpha = alpha }
         return TiltReading(tilt: Tilt(gravity: updated), held: false, alpha: lastAlpha)
+    }
+
+    /// Whether the body has rolled, pitched or turned far since the held tilt was good: `then` and
+    /// `now` are the field's directions (unit vectors, body axes) then and now.
+    private func bodyMoved(now: Vector3, then: Vector3) -> Bool {
+        let c = configuration
+        if now.dot(then) < cos(c.maxHeldTurnDegrees * Double.pi / 180) { return true }
+        guard let dipNow = Self.dipSine(of: now, gravity: gravity),
+              let dipThen = Self.dipSine(of: then, gravity: gravity) else { return false }
+        return abs(asin(dipNow) - asin(dipThen)) > c.maxHeldRotationDegrees * Double.pi / 180
     }
 
     /// sin(dip) of a field direction (unit vector, body axes) levelled by a gravity reaction:
