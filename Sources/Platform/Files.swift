@@ -74,6 +74,19 @@ public enum Files {
         if dfd >= 0 { fsync(dfd); close(dfd) }
     }
 
+    /// A user's file saved (a profile, the places, the dashboard's choices): the folders above it
+    /// created first, then the file written atomically.
+    public static func saveCreatingFolders(_ path: String, contents: String) throws(FileError) {
+        try createFolders(parentFolder(of: path))
+        try writeAtomically(path, contents: contents)
+    }
+
+    /// A user's file read, or nil when it does not exist yet.
+    public static func readTextIfPresent(_ path: String) throws(FileError) -> String? {
+        guard exists(path) else { return nil }
+        return try readText(path)
+    }
+
     /// Creates a folder and its parents (like `mkdir -p`).
     public static func createFolders(_ path: String, mode: mode_t = 0o755) throws(FileError) {
         var current = path.hasPrefix("/") ? "" : "."

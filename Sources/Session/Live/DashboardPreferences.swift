@@ -32,8 +32,7 @@ struct DashboardPreferences: Equatable {
         guard let folder = configFolder else { return }
         var text = "# lodestone dashboard: remembered choices (written by 'lodestone watch')\n"
         if let speedUnit { text += "speed_unit=\(speedUnit.rawValue)\n" }
-        try Files.createFolders(folder)
-        try Files.writeAtomically(folder + "/" + Self.fileName, contents: text)
+        try Files.saveCreatingFolders(folder + "/" + Self.fileName, contents: text)
     }
 }
 

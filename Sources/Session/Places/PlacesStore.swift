@@ -18,18 +18,15 @@ public struct PlacesStore: Sendable {
 
     /// The places in the file; none when it does not exist.
     public func load() throws(PlacesStoreError) -> [UserPlace] {
-        guard Files.exists(path) else { return [] }
-        let text: String
-        do { text = try Files.readText(path) } catch { throw .unreadable(path: path, error.message) }
+        let text: String?
+        do { text = try Files.readTextIfPresent(path) } catch { throw .unreadable(path: path, error.message) }
+        guard let text else { return [] }
         do { return try PlacesFile.parse(text) } catch { throw .corrupt(path: path, error.message) }
     }
 
     /// Writes the places atomically (a killed write leaves the old file).
     public func save(_ places: [UserPlace]) throws(PlacesStoreError) {
-        do {
-            try Files.createFolders(Files.parentFolder(of: path))
-            try Files.writeAtomically(path, contents: PlacesFile.serialize(places))
-        } catch {
+        do { try Files.saveCreatingFolders(path, contents: PlacesFile.serialize(places)) } catch {
             throw .unwritable(path: path, error.message)
         }
     }

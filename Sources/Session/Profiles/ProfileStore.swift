@@ -31,9 +31,9 @@ public struct ProfileStore: Sendable {
 
     /// Every profile in the file (empty when the file does not exist).
     public func loadAll() throws(ProfileStoreError) -> CalibrationProfileFile {
-        guard Files.exists(path) else { return CalibrationProfileFile() }
-        let text: String
-        do { text = try Files.readText(path) } catch { throw .unreadable(path: path, error.message) }
+        let text: String?
+        do { text = try Files.readTextIfPresent(path) } catch { throw .unreadable(path: path, error.message) }
+        guard let text else { return CalibrationProfileFile() }
         do {
             // A single-profile document is accepted too, and its errors name the field.
             return try CalibrationProfileFile.decodeFileOrProfile(text)
@@ -64,10 +64,7 @@ public struct ProfileStore: Sendable {
     public func save(_ profile: CalibrationProfile) throws(ProfileStoreError) {
         var file = try loadAll()
         file.upsert(profile)
-        do {
-            try Files.createFolders(Files.parentFolder(of: path))
-            try Files.writeAtomically(path, contents: file.serialized())
-        } catch {
+        do { try Files.saveCreatingFolders(path, contents: file.serialized()) } catch {
             throw .unwritable(path: path, error.message)
         }
     }
