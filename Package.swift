@@ -40,6 +40,8 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto"),
         // The gazetteer's data (GeoNames, CC BY 4.0) compiled in as one byte array.
         .target(name: "CGazetteer", exclude: ["gazetteer.bin", "SOURCES.md"]),
+        // accept4 and posix_spawn's closefrom, which Swift's Glibc module does not show.
+        .target(name: "CPosix"),
 
         // MARK: Pure value and math modules (no I/O, no Foundation)
         .target(name: "Linear", swiftSettings: strict),
@@ -51,7 +53,7 @@ let package = Package(
         .target(name: "Attitude", dependencies: ["Linear"], swiftSettings: strict),
 
         // MARK: The OS edge
-        .target(name: "Platform", swiftSettings: strict),
+        .target(name: "Platform", dependencies: ["CPosix"], swiftSettings: strict),
         .target(name: "Sensors", dependencies: ["CI2C", "Linear", "Platform"], swiftSettings: strict),
         .target(name: "GNSS", dependencies: ["CGPS", "JSON", "Platform"], swiftSettings: strict),
 
@@ -108,7 +110,7 @@ let package = Package(
         .testTarget(name: "AttitudeTests", dependencies: ["Attitude", "Linear"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Linear"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Platform"]),
-        .testTarget(name: "GNSSTests", dependencies: ["GNSS", "JSON"]),
+        .testTarget(name: "GNSSTests", dependencies: ["GNSS", "JSON", "Platform"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "GNSS", "Geodesy", "Simulation", "Linear"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Sensors", "Geomagnetism", "GNSS", "Attitude", "Linear", "Geodesy"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Geodesy", "Linear"], exclude: ["Snapshots"]),

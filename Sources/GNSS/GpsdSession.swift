@@ -66,6 +66,9 @@ final class GpsdSession {
         let fd = data.pointee.gps_fd
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+        // libgps opens its socket without close-on-exec: a command spawned later (a region's
+        // --on-enter) would otherwise hold the connection open after we close it.
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     }
 
     /// True when the socket's local and remote addresses are the same (a TCP self-connection).

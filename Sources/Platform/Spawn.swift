@@ -3,7 +3,8 @@ import Glibc
 /// Runs the user's own command line (`/bin/sh -c COMMAND`) without waiting for it, with extra
 /// environment variables. Data from outside never becomes part of the command line: it travels in
 /// the environment only. Returns the child's process id, or nil when it cannot be started.
-/// Reap finished children with `reapChildren()`.
+/// The command inherits standard input, output and error only. Reap finished children with
+/// `reapChildren()`.
 ///
 /// ```swift
 /// spawnShellCommand("notify-send \"$LODESTONE_REGION\"", environment: [("LODESTONE_REGION", "home")])
@@ -26,7 +27,11 @@ public func spawnShellCommand(_ command: String, environment extra: [(String, St
         argv.forEach { free($0) }
         envp.forEach { free($0) }
     }
-    let status = posix_spawn(&pid, "/bin/sh", nil, nil, argv, envp)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    closeInheritedDescriptors(&actions)
+    let status = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp)
     return status == 0 ? pid : nil
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import Glibc
 
 /// A tiny stand-in for gpsd in unit tests: a TCP listener on 127.0.0.1 that accepts the client,
@@ -10,7 +11,7 @@ final class FakeGpsd {
 
     /// Listens on `port` (0 picks a free one).
     init(port: UInt16 = 0) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -37,8 +38,7 @@ final class FakeGpsd {
     @discardableResult
     func acceptClient(timeout: Double = 5) -> String? {
         guard wait(listener, timeout) else { return nil }
-        let fd = accept(listener, nil, nil)
-        guard fd >= 0 else { return nil }
+        guard let fd = acceptClosingOnExec(listener, nonblocking: false) else { return nil }
         client = fd
         var request = [UInt8]()
         let deadline = Date().addingTimeInterval(timeout)

@@ -60,7 +60,7 @@ struct LineReaderBoundTests {
     func reader(for bytes: [UInt8], limit: Int) throws -> (LineReader, Int32) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(getpid())-\(UUID().uuidString)").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         unlink(path)
         return (LineReader(fd: fd, name: "standard input", maximumLineLength: limit), fd)
     }
@@ -96,7 +96,7 @@ struct ByteOrderMarkTests {
         var got: [String] = []
         try lines.forEach { line, _ in got.append(String(decoding: line, as: UTF8.self)); return true }
         #expect(got == ["a,b", "\u{FEFF}c"], "only before the first line")
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         defer { close(fd) }
         var reader = LineReader(fd: fd)
         #expect(try reader.next() == "a,b")

@@ -32,7 +32,7 @@ struct CalibrationWizardTests {
         let h = try SessionHarness("wizard-answers", deadline: 1200)
         let answers = h.path("answers.txt")
         try "y\nn\n".write(toFile: answers, atomically: true, encoding: .utf8)
-        let fd = open(answers, O_RDONLY)
+        let fd = open(answers, O_RDONLY | O_CLOEXEC)
         defer { close(fd) }
         var runtime = h.runtime("calibrate")
         runtime.interactiveInput = true
@@ -89,7 +89,7 @@ struct CalibrationWizardTests {
         for (answers, replaced) in [("n\n", false), ("y\ny\nn\n", true)] {
             let path = h.path("answers-\(replaced).txt")
             try answers.write(toFile: path, atomically: true, encoding: .utf8)
-            let fd = open(path, O_RDONLY)
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
             defer { close(fd) }
             var runtime = h.runtime("calibrate")
             runtime.interactiveInput = true
@@ -148,7 +148,7 @@ struct CalibrationWizardTests {
         let h = try SessionHarness("wizard-steps", deadline: 1200)
         let answers = h.path("answers.txt")
         try String(repeating: "\n", count: 7).write(toFile: answers, atomically: true, encoding: .utf8)
-        let fd = open(answers, O_RDONLY)
+        let fd = open(answers, O_RDONLY | O_CLOEXEC)
         defer { close(fd) }
         var runtime = h.runtime("calibrate")
         runtime.input = fd

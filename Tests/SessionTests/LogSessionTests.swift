@@ -114,7 +114,7 @@ struct LogIntoAFIFOTests {
         let path = h.path("rows.fifo")
         #expect(mkfifo(path, 0o600) == 0)
         let reader = Thread {
-            let fd = open(path, O_RDONLY)
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
             var buffer = [UInt8](repeating: 0, count: 4096)
             _ = read(fd, &buffer, buffer.count)
             close(fd)

@@ -16,7 +16,7 @@ struct QueryTests {
         let h = try SessionHarness("batch")
         let path = h.path("input.csv")
         try input.write(toFile: path, atomically: true, encoding: .utf8)
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         defer { close(fd) }
         #expect(try run(fd, h.runtime("batch")) == .success)
         return h.output.text

@@ -30,7 +30,7 @@ public let nmeaFolder = URL(fileURLWithPath: #filePath)
 
 /// A free TCP port on 127.0.0.1 (bound to port 0, read back, released).
 public func freeTCPPort() -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     defer { close(fd) }
     return bindLoopback(fd)
 }
@@ -59,7 +59,7 @@ public func acceptsConnections(_ port: UInt16) -> Bool {
 
 /// A TCP socket connected to 127.0.0.1:port, or -1.
 public func connectLoopback(_ port: UInt16, configure: (Int32) -> Void = { _ in }) -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     configure(fd)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -242,7 +242,7 @@ public final class RefusingPort {
     private let fd: Int32
 
     public init() {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         port = bindLoopback(fd)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import Glibc
 
 /// What a run of `lodestone` under a memory limit ended with.
@@ -20,6 +21,7 @@ public func runLodestoneLimited(_ arguments: [String], dataLimitKiB: Int, timeou
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
+    closeInheritedDescriptors(&actions)
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)

@@ -61,7 +61,7 @@ public final class UDPListener {
     public let port: UInt16
 
     public init() {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         self.fd = fd
         port = bindLoopback(fd)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// A tmux server of a test's own (`-L` private socket), for driving a real terminal: start a
 /// session, type with send-keys, read the screen with capture-pane.
@@ -37,6 +38,7 @@ public final class TmuxServer {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        closeInheritedDescriptors(&actions)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)

@@ -63,10 +63,7 @@ public final class LinuxSockets: SocketSystem {
     }
 
     public func accept(_ listener: Int32) -> Int32? {
-        let fd = Glibc.accept(listener, nil, nil)
-        guard fd >= 0 else { return nil }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        guard let fd = acceptClosingOnExec(listener, nonblocking: true) else { return nil }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         // A small kernel buffer too: a client that stops reading holds at most a few seconds of
