@@ -24,6 +24,8 @@ struct BroadTrial {
     var raw: [[Double]]
     /// t, heading, roll, pitch, qw, qx, qy, qz, movement.
     var truth: [[Double]]
+    /// True for the trials recorded near a magnet or steel (BROAD's "disturbed" trials).
+    var magneticallyDisturbed = false
 }
 
 private func parseCSV(_ text: String) -> [[Double]] {
@@ -42,7 +44,8 @@ private func loadTrials(_ folder: String) -> [BroadTrial] {
         guard let raw = try? Files.readText(folder + "/" + name),
               let truth = try? Files.readText(folder + "/" + base + "_truth.csv") else { continue }
         let number = base.split(separator: "_").dropFirst().first.map(String.init) ?? base
-        trials.append(BroadTrial(name: number, raw: parseCSV(raw), truth: parseCSV(truth)))
+        trials.append(BroadTrial(name: number, raw: parseCSV(raw), truth: parseCSV(truth),
+                                 magneticallyDisturbed: base.contains("_disturbed_")))
     }
     return trials
 }

@@ -71,15 +71,38 @@ import Testing
         #expect(tilted.roll == 0 && tilted.pitch == 0)
     }
 
-    @Test func linearAccelerationHoldsTheTiltAndIsFlagged() throws {
+    @Test func aKnockHoldsTheTiltAndIsFlagged() throws {
         var f = HeadingFilter()
         for i in 0..<100 { _ = f.update(sample: sample(Double(i) * 0.02, yaw: 20, roll: 10)) }
         let (m, a) = bodyReadings(yaw: 20, roll: 10)
         let e = try step(&f, CalibratedSample(monotonic: 2, wall: 0, magnetic: m,
-                                                                acceleration: a + Vector3(0.7, 0, 0)))
+                                                                acceleration: a + Vector3(4, 0, 0)))
         #expect(e.flags.contains(.tiltHeld))
         #expect(abs(try #require(e.roll) - 10) < 0.01)
         #expect(abs(angleDifference(e.rawMagneticHeading, 20)) < 1e-6)
+    }
+
+    @Test("a sustained linear acceleration leans the tilt (no gyro can tell), and the accuracy says so")
+    func linearAccelerationWidensTheAccuracy() throws {
+        var f = HeadingFilter()
+        var calm: HeadingEstimate?
+        for i in 0..<100 { calm = f.update(sample: sample(Double(i) * 0.02, yaw: 20, roll: 10)) }
+        let before = try #require(calm).accuracy
+        let (m, a) = bodyReadings(yaw: 20, roll: 10)
+        var worst = 0.0, narrowest = Double.infinity
+        for i in 0..<50 {
+            let e = try step(&f, CalibratedSample(monotonic: 2 + Double(i) * 0.02, wall: 0, magnetic: m,
+                                                  acceleration: a + Vector3(0.5, 0, 0)))
+            #expect(!e.flags.contains(.tiltHeld))
+            let error = abs(angleDifference(e.magneticHeading, 20))
+            worst = max(worst, error / e.accuracy)
+            narrowest = min(narrowest, e.accuracy)
+        }
+        // |a| = 1.12 g says the acceleration is at least 0.12 g and, were it all sideways, 0.5 g: the
+        // accuracy widens from the first sample (a typical lean, not the worst case, so that a
+        // boat's heave does not read as a useless compass), and the error stays within twice it.
+        #expect(narrowest >= 3 * before, "accuracy \(narrowest)° against \(before)° when calm")
+        #expect(worst <= 2, "the error reached \(worst)× the claimed accuracy")
     }
 
     @Test func weakFieldHoldsTheHeadingAndSaysSo() throws {

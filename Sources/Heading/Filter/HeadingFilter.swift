@@ -126,7 +126,10 @@ public struct HeadingFilter: Sendable {
         if declination == nil { flags.insert(.noDeclination) }
 
         // Accuracy.
-        let tiltNoise = configuration.tilt.noiseG * noiseReduction(alpha: reading.alpha)
+        // The tilt's noise passes through the tilt's low-pass and then the heading's: a cascade of
+        // two reduces it at least as much as the stronger of them.
+        let tiltNoise = configuration.tilt.noiseG
+            * Swift.min(noiseReduction(alpha: reading.alpha), noiseReduction(alpha: smoother.alpha))
         var accuracy = model.totalAccuracy(AccuracyInputs(
             horizontalField: Self.accuracyHorizontalField(measured: horizontal, expected: expected),
             verticalField: level.z, smoothingAlpha: smoother.alpha,
