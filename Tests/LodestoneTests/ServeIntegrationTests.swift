@@ -34,7 +34,8 @@ struct ServeIntegrationTests {
         _ = pollUntil(1) { false }   // let the subscription settle
         let serve = try BackgroundProcess(["serve", "--simulate", "--rate", "10", "--duration", "16",
                                            "--nmea", "tcp://127.0.0.1:\(nmeaPort)", "--signalk", "udp://127.0.0.1:\(udp.port)",
-                                           "--mqtt", "mqtt://127.0.0.1:\(brokerPort)/lodestone"] + Self.location)
+                                           "--mqtt", "mqtt://127.0.0.1:\(brokerPort)/lodestone",
+                                           "--region", "here:-33.8694,151.199,100"] + Self.location)
         #expect(pollUntil(15) { acceptsConnections(nmeaPort) }, "serve did not listen: \(serve.stderr)")
         let gpsd = try BackgroundProcess(executable: gpsdPath ?? "gpsd",
                                          ["-N", "-n", "-S", String(gpsdPort), "tcp://127.0.0.1:\(nmeaPort)"])
@@ -121,6 +122,15 @@ struct ServeIntegrationTests {
         let late = try mosquittoSubscriber(port: brokerPort, topic: "lodestone/status", extra: ["-C", "1", "-W", "10"])
         _ = late.stop(timeout: 12, signal: 0)
         #expect(late.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "lodestone/status offline")
+        // The region's first state: an event, and the state retained under the region's name.
+        let regionEvents = messages.filter { $0.hasPrefix("lodestone/region ") }
+        #expect(regionEvents.count == 1, "\(regionEvents)")
+        let event = try JSONValue.parse(String(regionEvents.first?.dropFirst("lodestone/region ".count) ?? ""))
+        #expect(event["region"]?.string == "here" && event["event"]?.string == "inside", "\(regionEvents)")
+        #expect(event["lat"]?.double != nil && event["distance_m"]?.double != nil)
+        let state = try mosquittoSubscriber(port: brokerPort, topic: "lodestone/region/+", extra: ["-C", "1", "-W", "10"])
+        _ = state.stop(timeout: 12, signal: 0)
+        #expect(state.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "lodestone/region/here inside")
     }
 
     @Test("MQTT: the last will says offline when serve dies without a word",

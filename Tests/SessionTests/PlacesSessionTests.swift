@@ -3,6 +3,7 @@ import Geodesy
 import HeadingLog
 import JSON
 import Places
+import Outputs
 import Platform
 @testable import Session
 import Testing
@@ -213,5 +214,58 @@ struct WatchGotoTests {
         t2.type("q", at: 3.0)
         _ = try WatchSession.run(WatchRequest(live: LiveRequest(sensors: SensorSelection(simulate: true))), runtime: plain.runtime("watch"))
         #expect(!plain.output.text.contains("◆"), "no marker without --goto")
+    }
+}
+
+/// A sink that keeps what it is given (stands in for the MQTT client).
+private final class RecordingSink: ServeSink {
+    let label = "recording"
+    var regions: [RegionReport] = []
+    var updates = 0
+    var dropped: Int { 0 }
+    func publish(_ report: HeadingReport, fix: FixReport?) { updates += 1 }
+    func publish(region: RegionReport) { regions.append(region) }
+    func close() {}
+}
+
+@Suite("serve --region (in process)")
+struct ServeRegionTests {
+    let here = try! GeoPoint(latitude: -33.8694, longitude: 151.199)
+    let far = try! GeoPoint(latitude: -33.0, longitude: 151.0)
+
+    @Test("region events are said, and published to JSON lines and MQTT with the fix that decided them")
+    func published() throws {
+        let h = try SessionHarness("serve-region")
+        var live = LiveRequest(sensors: SensorSelection(simulate: true))
+        live.regions = [Region(name: "here", centre: here, radius: 100), Region(name: "far", centre: far, radius: 100)]
+        let request = ServeRequest(live: live, rate: 5, duration: 3, json: ["-"],
+                                   mqtt: [try MQTTEndpoint.parse("mqtt://127.0.0.1/boat")])
+        let mqtt = RecordingSink()
+        _ = try ServeSession.run(request, runtime: h.runtime("serve"), sockets: FakeSockets(clock: h.clock),
+                                 mqtt: { _, _ in mqtt })
+        #expect(h.diagnostics.text.contains("region inside here ("), "\(h.diagnostics.text)")
+        #expect(mqtt.updates > 0)
+        #expect(mqtt.regions.map(\.region) == ["here", "far"])
+        #expect(mqtt.regions.map(\.event) == ["inside", "outside"])
+        #expect(mqtt.regions.map(\.state) == ["inside", "outside"])
+        let first = try #require(mqtt.regions.first)
+        let lat = try #require(first.latitude), lon = try #require(first.longitude)
+        #expect(abs(lat - here.latitude) < 0.01 && abs(lon - here.longitude) < 0.01)
+        #expect(first.distance < 100)
+        let lines = try h.output.lines.map { try JSONValue.parse($0) }
+        let regionLines = lines.filter { $0["region"] != nil }
+        #expect(regionLines.map { $0["region"]?.string } == ["here", "far"])
+        #expect(regionLines.map { $0["event"]?.string } == ["inside", "outside"])
+        #expect(regionLines.allSatisfy { $0["lat"]?.double != nil && $0["distance_m"]?.double != nil && $0["time"]?.string != nil })
+        #expect(lines.count - regionLines.count == mqtt.updates, "every heading update is there too")
+    }
+
+    @Test("a region's name is made one MQTT topic level")
+    func topicLevel() {
+        #expect(MQTTSink.topicLevel("home") == "home")
+        #expect(MQTTSink.topicLevel("a/b+c#d") == "a_b_c_d")
+        #expect(MQTTSink.topicLevel("bad\u{1B}[2J") == "bad_[2J")
+        #expect(MQTTSink.topicLevel("") == "_")
+        #expect(MQTTSink.topicLevel("北港") == "北港")
     }
 }

@@ -99,3 +99,38 @@ func wrapDegrees(_ angle: Double) -> Double {
     let w = r < 0 ? r + 360 : r
     return w >= 360 ? 0 : w
 }
+
+/// A region event (`--region`): entering or leaving a place, as `serve` publishes it and `regions
+/// --format json` prints it.
+public struct RegionReport: Sendable, Equatable {
+    /// Time of the fix that decided it, Unix seconds; nil when the receiver gave none.
+    public var wall: Double?
+    /// The region's name.
+    public var region: String
+    /// "inside" or "outside" (the first state), "enter", "exit" or "dwell".
+    public var event: String
+    /// The fix that decided it, degrees.
+    public var latitude: Double?
+    public var longitude: Double?
+    /// Geodesic distance from the region's centre, metres.
+    public var distance: Double
+
+    public init(wall: Double?, region: String, event: String, latitude: Double?, longitude: Double?, distance: Double) {
+        self.wall = wall
+        self.region = region
+        self.event = event
+        self.latitude = latitude
+        self.longitude = longitude
+        self.distance = distance
+    }
+
+    /// Where the event leaves the body: "inside" (inside, enter, dwell) or "outside" (outside, exit);
+    /// nil for an event it does not know.
+    public var state: String? {
+        switch event {
+        case "inside", "enter", "dwell": return "inside"
+        case "outside", "exit": return "outside"
+        default: return nil
+        }
+    }
+}

@@ -45,6 +45,18 @@ public enum ReportJSON {
         .object([("time", .string(ISO8601.format(wall))), ("event", .string(name)), ("message", .string(message))])
     }
 
+    /// A region event, with the same keys as `regions --format json`:
+    /// `{"time":…,"region":"home","event":"enter","lat":…,"lon":…,"distance_m":…}` (time null when
+    /// the receiver gave none).
+    public static func region(_ r: RegionReport) -> JSONValue {
+        var o: [(String, JSONValue)] = [("time", r.wall.map { .string(ISO8601.format($0)) } ?? .null),
+                                        ("region", .string(r.region)), ("event", .string(r.event))]
+        add(&o, "lat", r.latitude, 8)
+        add(&o, "lon", r.longitude, 8)
+        add(&o, "distance_m", r.distance, 3)
+        return .object(o)
+    }
+
     private static func add(_ o: inout [(String, JSONValue)], _ key: String, _ value: Double?, _ decimals: Int) {
         if let v = value, v.isFinite { o.append((key, number(v, decimals))) }
     }

@@ -1,6 +1,7 @@
 import Geodesy
 import GNSS
 import JSON
+import Outputs
 import Navigation
 import Places
 import Platform
@@ -86,11 +87,9 @@ public enum RegionsSession {
                     line = [time, trackCSVField(region.name), event.kind.rawValue, plain(lat), plain(lon),
                             plain(event.distance, decimals: 3)].joined(separator: ",") + "\n"
                 case .json:
-                    line = JSONValue.object([
-                        ("time", fix.time == nil ? .null : .string(time)), ("region", .string(region.name)),
-                        ("event", .string(event.kind.rawValue)), ("lat", .number(lat)), ("lon", .number(lon)),
-                        ("distance_m", .number(roundedToDecimals(event.distance, 3))),
-                    ]).serialized() + "\n"
+                    line = ReportJSON.region(RegionReport(
+                        wall: fix.time, region: region.name, event: event.kind.rawValue, latitude: lat, longitude: lon,
+                        distance: event.distance)).serialized() + "\n"
                 case .text:
                     line = (fix.time.map { utcClockTime($0) } ?? "--:--:--") + "  "
                         + formatRegionEvent(event.kind, region: region.name, distance: event.distance,

@@ -9,8 +9,11 @@ import Synchronization
 /// it reconnects by itself (every 1 s, backing off to 8 s), so serve reaches a broker that starts
 /// later or comes back. Topics under the prefix:
 /// `PREFIX/heading` (each update, JSON), `PREFIX/fix` (each new fix), `PREFIX/event` (started,
-/// stopping, sensor status), and `PREFIX/status`, retained: "online" while connected, "offline" at a
-/// clean stop and as the last will when the connection dies. QoS 0 except the status (QoS 1). At
+/// stopping, sensor status), `PREFIX/region` (each region event, JSON, with `--region`),
+/// `PREFIX/region/NAME`, retained: "inside" or "outside" (the name with `/`, `+`, `#` made `_`),
+/// and `PREFIX/status`, retained: "online" while connected, "offline" at a clean stop and as the
+/// last will when the connection dies. QoS 0 except the retained topics (QoS 1). Events and region
+/// events said while the broker is away (at most 16) are sent once it answers. At
 /// most `queueLimit` messages wait for the socket; beyond that, and while disconnected, updates are
 /// dropped and counted.
 ///
@@ -45,7 +48,7 @@ public final class MQTTSink: ServeSink {
     private var nextRetry: Double
     private var retryDelay = 1.0
     /// Events said before the connection was up (at most 16), sent once it is.
-    private var pendingEvents: [String] = []
+    private var pendingEvents: [(topic: String, payload: String, retained: Bool)] = []
     private var closed = false
 
     public init(_ endpoint: MQTTEndpoint, runtime: Runtime, queueLimit: Int = 1000) throws(ServeError) {
@@ -116,11 +119,29 @@ public final class MQTTSink: ServeSink {
     public func publish(fix: FixReport) { send("fix", ReportJSON.fix(fix).serialized()) }
 
     public func publish(event: String, message: String, wall: Double) {
-        let payload = ReportJSON.event(event, message: message, wall: wall).serialized()
+        sendOrKeep("event", ReportJSON.event(event, message: message, wall: wall).serialized())
+    }
+
+    public func publish(region: RegionReport) {
+        sendOrKeep("region", ReportJSON.region(region).serialized())
+        if let state = region.state { sendOrKeep("region/" + Self.topicLevel(region.region), state, retained: true) }
+    }
+
+    /// A name made one topic level: `/` (a level separator), `+` and `#` (wildcards) and control
+    /// characters become `_`; an empty name is "_".
+    static func topicLevel(_ name: String) -> String {
+        let level = String(String.UnicodeScalarView(name.unicodeScalars.map {
+            "/+#".unicodeScalars.contains($0) || $0.properties.generalCategory == .control ? "_" : $0
+        }))
+        return level.isEmpty ? "_" : level
+    }
+
+    /// Sends now when connected, else keeps it (at most 16) for when the broker answers.
+    private func sendOrKeep(_ topic: String, _ payload: String, retained: Bool = false) {
         if shared.state.withLock({ $0.connected }) {
-            send("event", payload)
+            send(topic, payload, retained: retained)
         } else if pendingEvents.count < 16 {
-            pendingEvents.append(payload)
+            pendingEvents.append((topic, payload, retained))
         } else {
             dropped += 1
         }
@@ -138,7 +159,7 @@ public final class MQTTSink: ServeSink {
         let connected = shared.state.withLock { $0.connected }
         if connected {
             retryDelay = 1
-            for payload in pendingEvents { send("event", payload) }
+            for e in pendingEvents { send(e.topic, e.payload, retained: e.retained) }
             pendingEvents.removeAll()
         } else if now >= nextRetry {
             mosquitto_reconnect_async(handle)
@@ -152,11 +173,12 @@ public final class MQTTSink: ServeSink {
         }
     }
 
-    private func send(_ topic: String, _ payload: String) {
+    private func send(_ topic: String, _ payload: String, retained: Bool = false) {
         let (connected, written) = shared.state.withLock { ($0.connected, $0.written) }
         guard connected, published - written < queueLimit else { dropped += 1; return }
         let bytes = Array(payload.utf8)
-        let rc = mosquitto_publish(handle, nil, endpoint.prefix + "/" + topic, Int32(bytes.count), bytes, 0, false)
+        let rc = mosquitto_publish(handle, nil, endpoint.prefix + "/" + topic, Int32(bytes.count), bytes,
+                                   retained ? 1 : 0, retained)
         if rc == MOSQ_ERR_SUCCESS.rawValue { published += 1 } else { dropped += 1 }
     }
 

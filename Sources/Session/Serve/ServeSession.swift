@@ -85,6 +85,7 @@ public enum ServeSession {
         for s in sinks { runtime.say("publishing " + s.label) }
         sayRegionEvents(live, runtime: runtime, language: .en, units: runtime.environment.units)
         let time = runtime.time
+        publishRegionEvents(live, to: sinks, time: time)
         let start = time.monotonic()
         for s in sinks { s.publish(event: "started", message: "lodestone serve started", wall: time.wall()) }
         let period = 1 / request.rate
@@ -152,6 +153,19 @@ public enum ServeSession {
                     + " ms, at most " + fixed(summary.maximumLatency * 1000, 2) + " ms")
         try live.saveLearnedDeviation(explicitPath: request.live.calibrationPath, runtime: runtime)
         return summary
+    }
+
+    /// Has the session's region events (`--region`) published to every sink, besides being said.
+    static func publishRegionEvents(_ live: LiveSession, to sinks: [any ServeSink], time: any TimeSource) {
+        guard live.regionMonitor != nil else { return }
+        let say = live.onRegionEvent
+        live.onRegionEvent = { [unowned live] event, name in
+            say?(event, name)
+            let fix = live.latestFix?.fix
+            let report = RegionReport(wall: fix?.time ?? time.wall(), region: name, event: event.kind.rawValue,
+                                      latitude: fix?.lat, longitude: fix?.lon, distance: event.distance)
+            for s in sinks { s.publish(region: report) }
+        }
     }
 
     static func dropLine(_ sinks: [any ServeSink]) -> String {

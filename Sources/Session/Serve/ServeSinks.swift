@@ -20,6 +20,8 @@ public protocol ServeSink: AnyObject {
     func publish(fix: FixReport)
     /// Something worth telling subscribers (started, stopping, sensor status).
     func publish(event: String, message: String, wall: Double)
+    /// A region event (`--region`).
+    func publish(region: RegionReport)
     /// Regular housekeeping between updates: accept clients, flush queues, keep a connection alive.
     func service(now: Double)
     /// Messages not delivered so far.
@@ -32,6 +34,7 @@ public protocol ServeSink: AnyObject {
 extension ServeSink {
     public func publish(fix: FixReport) {}
     public func publish(event: String, message: String, wall: Double) {}
+    public func publish(region: RegionReport) {}
     public func service(now: Double) {}
     public var queuedBytes: Int { 0 }
 }
@@ -80,7 +83,8 @@ public final class MessageSink: ServeSink {
     public func close() { transport.close() }
 }
 
-/// One JSON object per heading update, one per line, to a `TextOutput` (standard output) or a file.
+/// One JSON object per heading update, one per line, to a `TextOutput` (standard output) or a file;
+/// region events (`--region`) are lines of their own, with a "region" key.
 public final class JSONLinesSink: ServeSink {
     let output: any TextOutput
     public let label: String
@@ -96,6 +100,12 @@ public final class JSONLinesSink: ServeSink {
     public func publish(_ report: HeadingReport, fix: FixReport?) {
         guard open else { dropped += 1; return }
         if !output.write(ReportJSON.heading(report, fix: fix).serialized() + "\n") { open = false }
+    }
+
+    /// A region event as its own line (told apart from heading lines by its "region" key).
+    public func publish(region: RegionReport) {
+        guard open else { dropped += 1; return }
+        if !output.write(ReportJSON.region(region).serialized() + "\n") { open = false }
     }
 
     public func close() {}

@@ -25,8 +25,10 @@ enum ServeCommand: Command {
                      $HCROT (degrees per minute), $HCXDR pitch and roll (with an accelerometer)
           Signal K   deltas: navigation.headingMagnetic, headingTrue, magneticVariation, rateOfTurn,
                      attitude, and headingCompass/magneticDeviation with a deviation card (radians)
-          JSON       one object per line, keys with units as in the CSV log
-          MQTT       PREFIX/heading, PREFIX/fix, PREFIX/event; PREFIX/status retained (online/offline)
+          JSON       one object per line, keys with units as in the CSV log; region events as lines
+                     with a "region" key
+          MQTT       PREFIX/heading, PREFIX/fix, PREFIX/event, PREFIX/region; retained PREFIX/status
+                     (online/offline) and PREFIX/region/NAME (inside/outside)
         Examples:
           lodestone serve --nmea tcp://:10110                    # OpenCPN, Signal K, gpsd connect here
           lodestone serve --simulate --signalk udp://127.0.0.1:8375 --json -

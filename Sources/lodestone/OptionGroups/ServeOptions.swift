@@ -10,7 +10,7 @@ struct ServeSinkOptions: OptionGroup {
                                 help: "Signal K deltas: udp://HOST:PORT or tcp://[HOST]:PORT (a server, default port 8375)")
     static let json = Option("json", value: "FILE", repeatable: true, help: "one JSON object per update: - for standard output, or a file appended to")
     static let mqtt = Option("mqtt", value: "URL", repeatable: true,
-                             help: "MQTT: mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX (topics PREFIX/heading, fix, event, status)")
+                             help: "MQTT: mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX (topics PREFIX/heading, fix, event, region, status)")
     static let talker = Option("talker", value: "ID", help: "NMEA talker ID, two letters or digits (default HC, magnetic compass)")
 
     static var options: [Option] { [nmea, signalK, json, mqtt, talker] }
