@@ -1,4 +1,5 @@
 import Foundation
+import Calibration
 @testable import Session
 import Testing
 import TestSupport
@@ -131,8 +132,15 @@ struct LogReplayTests {
         let rollRates = logged.compactMap { Double($0[30]) }
         #expect(rollRates.count == logged.count, "every row has the gyro")
         #expect((rollRates.max() ?? 0) > 8 && (rollRates.min() ?? 0) < -8)
+        // The simulated boat's compass was calibrated where it is mounted: the replay is given the
+        // same calibration, as a real trip would be given its profile.
+        let setup = sensors.simulationSetup(wall: h.clock.wall())
+        let profile = try #require(simulatedBoardCalibration(setup: setup, sensor: SensorIdentity(chip: "qmc5883l"),
+                                                              noise: 0.2, wall: h.clock.wall()))
+        let profilePath = h.path("calibration.json")
+        try ProfileStore(path: profilePath, configFolder: nil).save(profile)
         let r = try SessionHarness("log-replay-gyro-heading")
-        #expect(try HeadingReplay(path: path).run(runtime: r.runtime("heading")) == .success)
+        #expect(try HeadingReplay(path: path, calibrationPath: profilePath).run(runtime: r.runtime("heading")) == .success)
         let replayed = r.output.lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         #expect(replayed.count == logged.count)
         // Gyro-aided: the rate of turn and the attitude quaternion are filled, the flag says so.

@@ -97,10 +97,18 @@ public final class LiveSession {
     /// otherwise, none with `.none`). The reader waits through `inbox`, so a signal cuts its waits short.
     public static func open(_ request: LiveRequest, runtime: Runtime, inbox: ControlInbox) throws -> LiveSession {
         let source = try request.sensors.open(time: runtime.time)
-        let (profile, description) = try loadProfile(for: source.info, explicitPath: request.calibrationPath,
+        var (profile, description) = try loadProfile(for: source.info, explicitPath: request.calibrationPath,
                                                      simulated: source.isSimulated,
                                                      configFolder: runtime.environment.configFolder,
                                                      home: runtime.environment.value("HOME"))
+        // A simulated vehicle's compass was calibrated where it is mounted.
+        if profile == nil, request.calibrationPath == nil, request.sensors.simulatesVehicle, let rig = source.rig,
+           let exact = simulatedBoardCalibration(setup: rig.setup, sensor: profileIdentity(for: source.info, simulated: true),
+                                                 noise: source.info.noise, wall: runtime.time.wall()) {
+            profile = exact
+            description = "calibrated where it is mounted, as a vehicle's compass is (the simulated board's exact "
+                + "calibration; 'lodestone calibrate --simulate' runs the wizard and saves its own)"
+        }
         runtime.say("\(source.isSimulated ? "simulated " : "")\(source.info.summary); " + description)
         for note in source.info.notes { runtime.say("warning: " + note) }
         let reader = source.makeReader(clock: ReaderClock(runtime.time, inbox: inbox))

@@ -33,6 +33,12 @@ public struct SensorSelection: Sendable, Equatable {
     /// turning on a table.
     public var scenario: String?
 
+    /// True for a simulated vehicle (`--scenario boat|car|walk`), not the board turning on a table.
+    public var simulatesVehicle: Bool {
+        guard simulate, let name = scenario, name != "table" else { return false }
+        return AttitudeScenario.named(name) != nil
+    }
+
     public init(simulate: Bool = false, sensor: ChipKind? = nil, bus: Int? = nil, address: I2CAddress? = nil,
                 orientation: MountingOrientation? = nil, accelerometer: AccelerometerChoice = .automatic) {
         self.simulate = simulate

@@ -21,7 +21,7 @@ struct SensorOptions: OptionGroup {
     static let scenario = Option("scenario", value: "NAME", choices: AttitudeScenario.scenarioNames, help: "with --simulate: how the simulated board moves: "
         + AttitudeScenario.scenarioNames.joined(separator: ", ") + " (default table: turning on a table; boat: heeling, "
         + "rolling and heaving on a course, tacking; car: launches, turns and braking; walk: in the hand, with quick "
-        + "turns; the vehicles carry a biased gyro, and the simulated receiver moves along their track)")
+        + "turns; the vehicles carry a biased gyro and a compass calibrated where it is mounted, and the simulated receiver moves along their track)")
 
     static var options: [Option] { [simulate, sensor, bus, address, orientation, accelerometer, scenario] }
 
