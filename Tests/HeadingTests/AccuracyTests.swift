@@ -29,8 +29,38 @@ import Testing
         let held = model.totalAccuracy(AccuracyInputs(horizontalField: 25, verticalField: 51, smoothingAlpha: 0.05, tiltHeld: true))
         let level = model.accuracy(AccuracyInputs(horizontalField: 25, verticalField: 51, smoothingAlpha: 0.05, tiltKnown: false))
         #expect(known < held && held < level.total)
-        // Level-only: assumed 5° tilt × tan(64°) ≈ 10°.
-        #expect(abs(level.levelOnly - degrees(atan(radians(5) * 51 / 25))) < 1e-9)
+        // Level-only: assumed 5° tilt × tan(64°) ≈ 10° (the 90 % bound over error directions, a
+        // little above atan of the ratio at this size).
+        let r = radians(5) * 51 / 25
+        #expect(abs(level.levelOnly - max(degrees(atan(r)), degrees(asin(cos(radians(9)) * r)))) < 1e-9)
+    }
+
+    @Test("the accuracy is the 90 % bound of the heading error over error directions: atan while small, up to unavailable")
+    func boundGrowsToUnavailable() {
+        let model = AccuracyModel()
+        func total(_ calibration: Double) -> Double {
+            var m = model
+            m.calibrationResidualMicrotesla = calibration
+            return m.totalAccuracy(AccuracyInputs(horizontalField: 20, verticalField: 40, smoothingAlpha: 1, tiltNoise: 0))
+        }
+        // The claim against the heading error of a field error of that size in 3600 directions.
+        for error in [1.0, 6, 12, 18, 22, 26] {
+            let claim = total(error)
+            var errors: [Double] = []
+            for i in 0..<3600 {
+                let phi = Double(i) / 10 * .pi / 180
+                errors.append(abs(degrees(atan2(error * sin(phi), 20 + error * cos(phi)))))
+            }
+            errors.sort()
+            let p90 = errors[3240]
+            if claim < AccuracyModel.unavailable {
+                #expect(claim >= p90 - 1.5 && claim < 135, "\(error) µT: claim \(claim)°, 90 % of errors within \(p90)°")
+            } else {
+                #expect(p90 >= 120, "\(error) µT: unavailable while 90 % of errors are within \(p90)°")
+            }
+        }
+        #expect(total(12) > 36, "atan(12/20) alone said 31°, while 10 % of directions give more than 36°")
+        #expect(total(40) == AccuracyModel.unavailable, "twice the horizontal field: the heading may point anywhere")
     }
 
     @Test func weakOrBadFieldIsUnavailableNeverNaN() {

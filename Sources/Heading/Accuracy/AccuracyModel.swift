@@ -99,18 +99,20 @@ public struct AccuracyModel: Sendable, Hashable {
 
     public init() {}
 
-    /// The accuracy terms for one sample. Each term is the angle its field error subtends against H;
-    /// `total` combines the field errors in quadrature first, atan(√Σ(ΔBᵢ/H)²), which equals the
-    /// quadrature sum of the angles while they are small and saturates sensibly when they are not.
+    /// The accuracy terms for one sample. Each term is the heading error its field error gives against
+    /// H (`headingErrorBoundDegrees`: about atan(ΔB/H) while small); `total` combines the field errors
+    /// in quadrature first, which equals the quadrature sum of the angles while they are small, and
+    /// grows to 162° — a heading that may point anywhere — once they are as large as H.
     public func accuracy(_ x: AccuracyInputs) -> AccuracyBreakdown {
         let e = errors(x)
         guard e.valid else {
             let u = Self.unavailable
             return AccuracyBreakdown(noise: u, calibration: 0, tilt: 0, levelOnly: 0, disturbance: 0, total: u)
         }
-        return AccuracyBreakdown(noise: atanDegrees(e.noise), calibration: atanDegrees(e.calibration),
-                                 tilt: atanDegrees(e.tilt), levelOnly: atanDegrees(e.level),
-                                 disturbance: atanDegrees(e.disturbance), total: total(e))
+        return AccuracyBreakdown(noise: headingErrorBoundDegrees(e.noise),
+                                 calibration: headingErrorBoundDegrees(e.calibration),
+                                 tilt: headingErrorBoundDegrees(e.tilt), levelOnly: headingErrorBoundDegrees(e.level),
+                                 disturbance: headingErrorBoundDegrees(e.disturbance), total: total(e))
     }
 
     /// Just the total of `accuracy(_:)` (the per-sample path).
@@ -125,7 +127,7 @@ public struct AccuracyModel: Sendable, Hashable {
         guard e.valid else { return Self.unavailable }
         let sum = (e.noise * e.noise + e.calibration * e.calibration + e.tilt * e.tilt + e.level * e.level
             + e.disturbance * e.disturbance).squareRoot()
-        let t = atanDegrees(sum)
+        let t = headingErrorBoundDegrees(sum)
         return t.isFinite ? Swift.min(t, Self.unavailable) : Self.unavailable
     }
 

@@ -61,6 +61,23 @@ func atanDegrees(_ r: Double) -> Double {
     return deg(atan(r))
 }
 
+/// The heading error (degrees) that a horizontal field error of `r` times the horizontal field, in
+/// any direction, stays within 90 % of the time: about atan(r) while it is small (the error across
+/// the field, at most), asin(cos 9° · r) as it grows (the 10 % of directions nearest the worst), and,
+/// once the error is as large as the field itself and the heading can point anywhere,
+/// atan2(r sin 162°, 1 + r cos 162°), which tends to 162°. Plain atan(r) stops at 90°, promising
+/// ±90° for a heading that is as likely to be 150° off.
+@inline(__always)
+func headingErrorBoundDegrees(_ r: Double) -> Double {
+    guard r.isFinite else { return 180 }
+    if r < 1 {
+        let nearWorst = 0.98768834059513777 * r   // cos 9°: the worst 10 % of directions
+        return nearWorst < 0.15 ? atanDegrees(r) : Swift.max(atanDegrees(r), deg(asin(nearWorst)))
+    }
+    let bound = deg(atan2(0.30901699437494742 * r, 1 - 0.95105651629515357 * r))   // sin, cos 162°
+    return bound >= 135 ? 180 : bound
+}
+
 /// The standard-deviation reduction of white noise through a first-order low-pass in steady state:
 /// √(α / (2 − α)) (≈ √(dt / 2τ) for small α).
 @inline(__always)
