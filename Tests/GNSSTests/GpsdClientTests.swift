@@ -113,10 +113,10 @@ struct GpsdClientTests {
         client.start()
         defer { client.stop() }
         let seen = Collector(client)
-        #expect(seen.waitFor(timeout: 2) { $0.last.state == .disconnected(.cannotConnect(client.address)) })
+        #expect(seen.waitFor(timeout: 10) { $0.last.state == .disconnected(.cannotConnect(client.address)) })
         Thread.sleep(forTimeInterval: 1.5)
         let server = try FakeGpsd(port: port)
-        #expect(server.acceptClient(timeout: 3) != nil)
+        #expect(server.acceptClient(timeout: 10) != nil)
         server.send([tpv(1, lat: -33.5, track: 90)])
         server.dropClient()
         #expect(seen.waitFor { $0.fixes.count == 1 })
