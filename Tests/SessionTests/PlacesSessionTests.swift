@@ -149,6 +149,19 @@ struct GotoCompassTests {
         #expect(relative.allSatisfy { $0 > -180 && $0 <= 180 })
     }
 
+    @Test("ETAs read as a person says them, days for long ones, and a crawl never traps")
+    func durations() {
+        #expect(formatDuration(38, language: .en) == "38 s")
+        #expect(formatDuration(12 * 60, language: .en) == "12 min")
+        #expect(formatDuration(2 * 3600 + 5 * 60, language: .en) == "2 h 05 min")
+        #expect(formatDuration(47 * 3600 + 50 * 60, language: .en) == "47 h 50 min")
+        #expect(formatDuration(3 * 86_400 + 4 * 3600, language: .en) == "3 d 04 h")
+        #expect(formatDuration(3 * 86_400 + 4 * 3600, language: .zh) == "3天04小时")
+        #expect(formatDuration(2e7 / 1e-12, language: .en) == "over 1000 d")
+        #expect(formatDuration(.infinity, language: .en) == "?")
+        #expect(formatDuration(-1, language: .zh) == "?")
+    }
+
     @Test func turnWords() {
         #expect(formatTurn(35.2) == "turn right 35°")
         #expect(formatTurn(-10) == "turn left 10°")

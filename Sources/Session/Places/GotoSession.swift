@@ -205,15 +205,21 @@ public func formatTurn(_ relative: Double, language: Language = .en) -> String {
     }
 }
 
-/// "38 s", "12 min", "2 h 05 min"; "38秒", "12分钟", "2小时05分钟".
+/// "38 s", "12 min", "2 h 05 min", "3 d 04 h" (from 48 h on); "38秒", "12分钟", "2小时05分钟",
+/// "3天04小时"; beyond 1,000 days (a crawl towards a far target) "over 1000 d", "超过1000天".
 func formatDuration(_ seconds: Double, language: Language) -> String {
     guard seconds.isFinite, seconds >= 0 else { return "?" }
-    let s = Int(seconds.rounded())
     let en = language == .en
+    guard seconds < 1000 * 86_400 else { return en ? "over 1000 d" : "超过1000天" }
+    let s = Int(seconds.rounded())
     if s < 60 { return String(s) + (en ? " s" : "秒") }
     let minutes = (s + 30) / 60
     if minutes < 60 { return String(minutes) + (en ? " min" : "分钟") }
+    func twoDigits(_ n: Int) -> String { n < 10 ? "0" + String(n) : String(n) }
+    if minutes >= 48 * 60 {
+        let hours = (minutes + 30) / 60
+        return en ? "\(hours / 24) d \(twoDigits(hours % 24)) h" : "\(hours / 24)天\(twoDigits(hours % 24))小时"
+    }
     let h = minutes / 60, m = minutes % 60
-    let mm = m < 10 ? "0" + String(m) : String(m)
-    return en ? "\(h) h \(mm) min" : "\(h)小时\(mm)分钟"
+    return en ? "\(h) h \(twoDigits(m)) min" : "\(h)小时\(twoDigits(m))分钟"
 }
