@@ -63,6 +63,21 @@ import Testing
         #expect(total(40) == AccuracyModel.unavailable, "twice the horizontal field: the heading may point anywhere")
     }
 
+    @Test("while accelerating, the lean the dip shows widens the accuracy; calm, a dip departure is the disturbance term's")
+    func dipMismatchShowsTheLean() {
+        let model = AccuracyModel()
+        func total(activity: Double, dip: Double) -> Double {
+            model.totalAccuracy(AccuracyInputs(horizontalField: 20, verticalField: 40, smoothingAlpha: 1,
+                                               accelerationActivity: activity, dipMismatch: dip))
+        }
+        #expect(total(activity: 0, dip: 30) == total(activity: 0, dip: 0))
+        let plain = total(activity: 0.05, dip: 0), leaning = total(activity: 0.05, dip: 20)
+        // 20° of tilt error levered by tan(dip) = 2: a field error of 0.7 H, beyond 40°.
+        #expect(leaning > 40 && leaning > 2 * plain, "\(leaning)° against \(plain)°")
+        #expect(total(activity: 0.05, dip: 60) == AccuracyModel.unavailable)
+        #expect(total(activity: 0.05, dip: .nan) == plain)
+    }
+
     @Test func weakOrBadFieldIsUnavailableNeverNaN() {
         let model = AccuracyModel()
         for h in [0.0, 0.5, -3, .nan, .infinity] {

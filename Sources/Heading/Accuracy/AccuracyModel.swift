@@ -21,6 +21,10 @@ public struct AccuracyInputs: Sendable, Hashable {
     public var tiltAccelerationExcess: Double
     /// How far |a| has been from 1 g lately (g; `TiltReading.accelerationActivity`).
     public var accelerationActivity: Double
+    /// How far this sample's dip, through the tilt in use, is from the reference dip (degrees; 0
+    /// when unknown): a tilt error across the field shows there, and one along it, which turns the
+    /// heading, is as likely as large. Counted while the body accelerates.
+    public var dipMismatch: Double
     /// Random tilt error after smoothing, radians (accelerometer noise × its smoothing reduction).
     public var tiltNoise: Double
     /// Estimated magnitude of a magnetic disturbance (µT), 0 when none is detected.
@@ -28,8 +32,10 @@ public struct AccuracyInputs: Sendable, Hashable {
 
     public init(horizontalField: Double, verticalField: Double, smoothingAlpha: Double = 1,
                 tiltKnown: Bool = true, tiltHeld: Bool = false, tiltNoise: Double = 0, disturbance: Double = 0,
-                tiltAccelerated: Bool = false, tiltAccelerationExcess: Double = 0, accelerationActivity: Double = 0) {
+                tiltAccelerated: Bool = false, tiltAccelerationExcess: Double = 0, accelerationActivity: Double = 0,
+                dipMismatch: Double = 0) {
         self.accelerationActivity = accelerationActivity
+        self.dipMismatch = dipMismatch
         self.tiltAccelerated = tiltAccelerated
         self.tiltAccelerationExcess = tiltAccelerationExcess
         self.horizontalField = horizontalField
@@ -153,6 +159,11 @@ public struct AccuracyModel: Sendable, Hashable {
             // little of it: about as much again as |a| has been off 1 g.
             if x.accelerationActivity > 0.01 {
                 systematic = Swift.max(systematic, atan(activityLeverage * x.accelerationActivity))
+                // The lean the field's dip shows, when larger: a tilt error across the field moves
+                // the dip by itself; one along it, unseen, turns the heading and is as likely.
+                if x.dipMismatch.isFinite, x.dipMismatch > 0 {
+                    systematic = Swift.max(systematic, rad(Swift.min(90, x.dipMismatch)))
+                }
             }
             r.tilt = ratio((noiseTilt * noiseTilt + systematic * systematic).squareRoot() * z)
         } else {

@@ -25,6 +25,8 @@ public struct DisturbanceReading: Sendable, Hashable {
     public var againstExpected: Bool
     /// Size of the anomaly as a field vector, µT: √(ΔB² + (F · Δinclination)²); 0 when not disturbed.
     public var anomaly: Double
+    /// The reference inclination (the model's, else the running baseline), degrees; nil when none.
+    public var referenceInclination: Double? = nil
 }
 
 /// Flags a magnetic disturbance (steel, magnets, currents) when the field strength or dip departs from
@@ -96,7 +98,7 @@ public struct DisturbanceDetector: Sendable, Hashable {
         }
         return DisturbanceReading(disturbed: disturbed, fieldError: fieldError,
                                   inclinationError: inclinationError, againstExpected: expected != nil,
-                                  anomaly: anomaly.isFinite ? anomaly : 0)
+                                  anomaly: anomaly.isFinite ? anomaly : 0, referenceInclination: referenceInclination)
     }
 
     /// Running mean while young, then an exponential average with `baselineSeconds`; 10× slower

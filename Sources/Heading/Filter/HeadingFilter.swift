@@ -1,10 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Attitude
 import Linear
 
 /// The heading stage: calibrated samples in, `HeadingEstimate`s out.
 ///
 /// Per sample: reject non-finite input; restart on a gap or a backwards timestamp; estimate the tilt
-/// from the accelerometer (held during linear acceleration, level-only without one); rotate the field
+/// from the accelerometer (held for a moment after a knock, level-only without one); rotate the field
 /// into the level frame; heading = atan2(−y, x); smooth it on the circle (adaptive); look up the
 /// expected field (cached); flag disturbances and blackout zones; apply the deviation card; add the
 /// declination; work out the accuracy.
@@ -130,12 +135,16 @@ public struct HeadingFilter: Sendable {
         // two reduces it at least as much as the stronger of them.
         let tiltNoise = configuration.tilt.noiseG
             * Swift.min(noiseReduction(alpha: reading.alpha), noiseReduction(alpha: smoother.alpha))
+        let accuracyHorizontal = Self.accuracyHorizontalField(measured: horizontal, expected: expected)
         var accuracy = model.totalAccuracy(AccuracyInputs(
-            horizontalField: Self.accuracyHorizontalField(measured: horizontal, expected: expected),
-            verticalField: level.z, smoothingAlpha: smoother.alpha,
+            horizontalField: accuracyHorizontal,
+            verticalField: Self.accuracyVerticalField(measured: level.z, horizontal: accuracyHorizontal,
+                                                      referenceInclination: check.referenceInclination),
+            smoothingAlpha: smoother.alpha,
             tiltKnown: reading.tilt != nil, tiltHeld: reading.held, tiltNoise: tiltNoise,
             disturbance: check.anomaly, tiltAccelerated: reading.accelerated,
-            tiltAccelerationExcess: reading.accelerationExcess, accelerationActivity: reading.accelerationActivity))
+            tiltAccelerationExcess: reading.accelerationExcess, accelerationActivity: reading.accelerationActivity,
+            dipMismatch: inclination.flatMap { i in check.referenceInclination.map { abs(i - $0) } } ?? 0))
         if s.saturated { accuracy = AccuracyModel.unavailable }
         let trueAccuracy = declination.map { _ in Self.combined(accuracy, declinationUncertainty) }
 
@@ -188,6 +197,14 @@ extension HeadingFilter {
             return Swift.min(measured, strongestHorizontalField)
         }
         return Swift.min(measured, h)
+    }
+
+    /// The vertical field a tilt error is levered by (µT): the measured one, but at least what the
+    /// reference dip (the model's, else the learned one) gives over `horizontal`. A wrong tilt
+    /// levels the field wrongly, and the dip it then shows is no measure of the leverage.
+    static func accuracyVerticalField(measured: Double, horizontal: Double, referenceInclination: Double?) -> Double {
+        guard let dip = referenceInclination, dip.isFinite, abs(dip) < 89 else { return measured }
+        return Swift.max(abs(measured), horizontal * abs(tan(rad(dip))))
     }
 
     /// The strongest horizontal component of the Earth's field anywhere (µT): about 41 µT, near the
