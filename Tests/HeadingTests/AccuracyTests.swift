@@ -78,6 +78,19 @@ import Testing
         #expect(total(activity: 0.05, dip: .nan) == plain)
     }
 
+    @Test func calibrationTermAloneMatchesTheBreakdown() {
+        var model = AccuracyModel()
+        for residual in [0.05, 0.5, 5, 20, 60] {
+            model.calibrationResidualMicrotesla = residual
+            for h in [3.0, 15, 25, 41] {
+                let full = model.accuracy(AccuracyInputs(horizontalField: h, verticalField: 40)).calibration
+                #expect(abs(model.calibrationAccuracy(horizontalField: h) - full) < 1e-12, "\(residual) µT in \(h) µT")
+            }
+        }
+        #expect(model.calibrationAccuracy(horizontalField: 0.2) == 0)
+        #expect(model.calibrationAccuracy(horizontalField: .nan) == 0)
+    }
+
     @Test func weakOrBadFieldIsUnavailableNeverNaN() {
         let model = AccuracyModel()
         for h in [0.0, 0.5, -3, .nan, .infinity] {

@@ -121,6 +121,15 @@ public struct AccuracyModel: Sendable, Hashable {
                                  disturbance: headingErrorBoundDegrees(e.disturbance), total: total(e))
     }
 
+    /// Just the calibration term of `accuracy(_:)` (degrees) against the horizontal field `h` (µT):
+    /// what the gyro-aided path adds to its own accuracy; 0 when `h` is too weak to measure against,
+    /// as in `accuracy(_:)` (the attitude filter's own accuracy then speaks).
+    public func calibrationAccuracy(horizontalField h: Double) -> Double {
+        guard h.isFinite, h >= minimumHorizontalField else { return 0 }
+        let r = calibrationResidualMicrotesla.isFinite ? Swift.max(0, calibrationResidualMicrotesla) / h : .infinity
+        return headingErrorBoundDegrees(r)
+    }
+
     /// Just the total of `accuracy(_:)` (the per-sample path).
     public func totalAccuracy(_ x: AccuracyInputs) -> Double { total(errors(x)) }
 

@@ -54,9 +54,8 @@ extension HeadingFilter {
         // The attitude filter's accuracy covers noise, tilt, drift and disturbance; the calibration's
         // residual (20 µT for a board without a profile: tens of degrees) is added as the compass-only
         // path adds it.
-        let calibration = configuration.accuracy.accuracy(AccuracyInputs(
-            horizontalField: Self.accuracyHorizontalField(measured: horizontal, expected: expected),
-            verticalField: level.z)).calibration
+        let calibration = configuration.accuracy.calibrationAccuracy(
+            horizontalField: Self.accuracyHorizontalField(measured: horizontal, expected: expected))
         let combined = Self.combined(a.accuracyDegrees, calibration)
         let accuracy = s.saturated || !combined.isFinite ? AccuracyModel.unavailable : combined
         let trueAccuracy = declination.map { _ in Self.combined(accuracy, declinationUncertainty) }
