@@ -33,11 +33,15 @@ public struct SensorSelection: Sendable, Equatable {
     /// turning on a table.
     public var scenario: String?
 
-    /// True for a simulated vehicle (`--scenario boat|car|walk`), not the board turning on a table.
-    public var simulatesVehicle: Bool {
-        guard simulate, let name = scenario, name != "table" else { return false }
-        return AttitudeScenario.named(name) != nil
+    /// The vehicle the simulator moves (`--scenario boat|car|walk`); nil for the board turning on a
+    /// table.
+    var vehicleScenario: AttitudeScenario? {
+        guard let name = scenario, name != "table" else { return nil }
+        return AttitudeScenario.named(name)
     }
+
+    /// True for a simulated vehicle (`--scenario boat|car|walk`), not the board turning on a table.
+    public var simulatesVehicle: Bool { simulate && vehicleScenario != nil }
 
     public init(simulate: Bool = false, sensor: ChipKind? = nil, bus: Int? = nil, address: I2CAddress? = nil,
                 orientation: MountingOrientation? = nil, accelerometer: AccelerometerChoice = .automatic) {
@@ -60,7 +64,7 @@ public struct SensorSelection: Sendable, Equatable {
     public func simulationSetup(wall: Double) -> SimulationSetup {
         let chip = sensor ?? .qmc5883l
         var setup = SimulationSetup(orientation: orientation, chip: chip)
-        if let name = scenario, let vehicle = AttitudeScenario.named(name), name != "table" {
+        if let vehicle = vehicleScenario {
             setup.scenario = vehicle
             // A cheap MEMS gyro's bias, which the attitude filter has to learn while moving.
             setup.gyroBias = Vector3(0.3, -0.2, 0.5)
