@@ -75,8 +75,8 @@ public final class LiveSession {
     /// The regions watched (`--region`), and their events so far (the last 20, newest last).
     public var regionMonitor: RegionMonitor?
     public private(set) var regionEvents: [(event: RegionEvent, name: String)] = []
-    /// Told each region event as it happens (the piped `watch` and `log` say them on stderr).
-    public var onRegionEvent: ((RegionEvent, String) -> Void)?
+    /// Told each region event as it happens, in the order added (`onRegionEvent(_:)`).
+    private var regionEventHandlers: [(RegionEvent, String) -> Void] = []
 
     public init(reader: MagnetometerReader, pipeline: HeadingPipeline, gnss: (any GNSSSource)?, time: any TimeSource,
                 distanceFilter: Double, learnsDeviation: Bool, simulated: Bool) {
@@ -129,6 +129,12 @@ public final class LiveSession {
         return live
     }
 
+    /// Adds a handler told each region event (`--region`) with the region's name: the piped `watch`,
+    /// `log` and `serve` say them on stderr, and `serve` publishes them.
+    public func onRegionEvent(_ handler: @escaping (RegionEvent, String) -> Void) {
+        regionEventHandlers.append(handler)
+    }
+
     /// Reads every sample that is ready now (never blocks) and returns the newest estimate, if any.
     @discardableResult
     public func pump(limit: Int = 1000) -> HeadingEstimate? {
@@ -164,7 +170,7 @@ public final class LiveSession {
                 for event in events {
                     let name = regionMonitor?.regions[event.region].name ?? ""
                     regionEvents.append((event, name))
-                    onRegionEvent?(event, name)
+                    for handler in regionEventHandlers { handler(event, name) }
                 }
                 if regionEvents.count > 20 { regionEvents.removeFirst(regionEvents.count - 20) }
             }

@@ -136,7 +136,7 @@ public func formatRegionEvent(_ kind: RegionEventKind, region: String, distance:
 /// Has a live session say its region events (`--region`) on stderr, with the time of day.
 func sayRegionEvents(_ live: LiveSession, runtime: Runtime, language: Language, units: UnitSystem) {
     guard live.regionMonitor != nil else { return }
-    live.onRegionEvent = { event, name in
+    live.onRegionEvent { event, name in
         runtime.say("region " + formatRegionEvent(event.kind, region: name, distance: event.distance,
                                                   language: language, units: units))
     }

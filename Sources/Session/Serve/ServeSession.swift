@@ -155,12 +155,10 @@ public enum ServeSession {
         return summary
     }
 
-    /// Has the session's region events (`--region`) published to every sink, besides being said.
+    /// Has the session's region events (`--region`) published to every sink.
     static func publishRegionEvents(_ live: LiveSession, to sinks: [any ServeSink], time: any TimeSource) {
         guard live.regionMonitor != nil else { return }
-        let say = live.onRegionEvent
-        live.onRegionEvent = { [unowned live] event, name in
-            say?(event, name)
+        live.onRegionEvent { [unowned live] event, name in
             let fix = live.latestFix?.fix
             let report = RegionReport(wall: fix?.time ?? time.wall(), region: name, event: event.kind.rawValue,
                                       latitude: fix?.lat, longitude: fix?.lon, distance: event.distance)
