@@ -36,8 +36,7 @@ extension Gazetteer {
     private func nearest(_ q: UnitVector, _ lo: Int, _ hi: Int, _ depth: Int, _ k: Int, _ best: inout [SpatialHit]) {
         if lo >= hi { return }
         let mid = (lo + hi) >> 1
-        let dx = coordinate(mid, axis: 0) - q.x, dy = coordinate(mid, axis: 1) - q.y, dz = coordinate(mid, axis: 2) - q.z
-        let d2 = dx * dx + dy * dy + dz * dz
+        let d2 = chordSquared(mid, q)
         if best.count < k || d2 < best[best.count - 1].chordSquared {
             var i = best.count
             while i > 0 && best[i - 1].chordSquared > d2 { i -= 1 }
@@ -55,6 +54,13 @@ extension Gazetteer {
         }
     }
 
+    /// The squared chord between place `i` and the point `q` on the unit sphere.
+    @inline(__always)
+    private func chordSquared(_ i: Int, _ q: UnitVector) -> Float {
+        let dx = coordinate(i, axis: 0) - q.x, dy = coordinate(i, axis: 1) - q.y, dz = coordinate(i, axis: 2) - q.z
+        return dx * dx + dy * dy + dz * dz
+    }
+
     /// Every place within a chord distance of a point (unordered).
     public func within(latitude: Double, longitude: Double, chordSquared limit: Float) -> [SpatialHit] {
         var hits: [SpatialHit] = []
@@ -65,8 +71,7 @@ extension Gazetteer {
     private func within(_ q: UnitVector, _ lo: Int, _ hi: Int, _ depth: Int, _ limit: Float, _ hits: inout [SpatialHit]) {
         if lo >= hi { return }
         let mid = (lo + hi) >> 1
-        let dx = coordinate(mid, axis: 0) - q.x, dy = coordinate(mid, axis: 1) - q.y, dz = coordinate(mid, axis: 2) - q.z
-        let d2 = dx * dx + dy * dy + dz * dz
+        let d2 = chordSquared(mid, q)
         if d2 <= limit { hits.append(SpatialHit(index: mid, chordSquared: d2)) }
         let axis = depth % 3
         let diff = q[axis] - coordinate(mid, axis: axis)
