@@ -1,5 +1,7 @@
 import Foundation
 import Calibration
+import Heading
+import Linear
 @testable import Session
 import Testing
 import TestSupport
@@ -185,11 +187,11 @@ struct NoGyroReplayTests {
                   let heading = row["heading_magnetic_deg"].flatMap(Double.init),
                   let x = value("x"), let y = value("y"), let z = value("z"),
                   let ax = value("ax"), let ay = value("ay"), let az = value("az") else { continue }
-            // Unfiltered: the accelerometer's own tilt this sample, the field levelled by it.
-            let roll = atan2(-ay, -az), pitchNow = atan2(ax, (ay * ay + az * az).squareRoot())
-            let yh = y * cos(roll) - z * sin(roll)
-            let xh = x * cos(pitchNow) + (y * sin(roll) + z * cos(roll)) * sin(pitchNow)
-            let unfiltered = atan2(-yh, xh) * 180 / .pi
+            // Unfiltered: the accelerometer's own tilt this sample, the field levelled by it (as the
+            // benchmark's attitude.broad_no_gyro computes it).
+            let field = Vector3(x, y, z)
+            let tilt = try #require(Tilt(gravity: Vector3(ax, ay, az)))
+            let unfiltered = Tilt.heading(ofLevelled: tilt.levelled(field))
             func error(_ h: Double) -> Double { abs((h - truth + 540).truncatingRemainder(dividingBy: 360) - 180) }
             result.append((error(heading), error(unfiltered), row["accuracy_deg"].flatMap(Double.init)))
         }
