@@ -13,8 +13,8 @@ SWIFT     ?= swift
 RELEASE   := -c release --static-swift-stdlib
 BUILD_DEBS := libi2c-dev libgps-dev libmosquitto-dev
 TEST_DEBS  := $(BUILD_DEBS) gpsd gpsd-tools gpsd-clients tmux mosquitto mosquitto-clients \
-              groff-base zsh fish
-BENCH_DEBS := $(BUILD_DEBS) libproj-dev gcc
+              groff-base zsh fish openssl socat
+BENCH_DEBS := $(BUILD_DEBS) libproj-dev gcc mosquitto openssl
 # BROAD trials (real IMU with optical truth) for the attitude accuracy figures; skipped when absent.
 BROAD_DIR ?= ../shared/data/broad
 

@@ -99,7 +99,8 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $depends
-Suggests: gpsd, i2c-tools
+Recommends: bash-completion
+Suggests: gpsd, i2c-tools, mosquitto-clients
 Section: utils
 Priority: optional
 Description: compass and heading toolkit for I2C magnetometers and gpsd

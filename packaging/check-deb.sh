@@ -4,8 +4,10 @@
 # 1. apt installs the package (its dependencies from the archive; no toolchain involved);
 # 2. the binary runs without the toolchain and says the package's version; `man lodestone` shows
 #    the page; bash loads the completion; zsh and fish load theirs when installed;
-#    `systemd-analyze verify` accepts both units; the service user exists in i2c and dialout;
+#    `systemd-analyze verify` accepts both units; the service user exists in i2c and dialout; the
+#    configuration is 0640 root:lodestone; Recommends bash-completion; the copyright is machine-readable;
 # 3. apt remove leaves nothing but the configuration (the file lists before and after compared);
+#    installing again unmasks the units, and `systemctl enable` then works;
 # 4. apt purge removes the configuration and the user, and leaves the system as it found it.
 # Needs no running systemd or udev, and no man-db database. Ends with "check-deb: N passed, N failed".
 set -uo pipefail
@@ -127,6 +129,12 @@ check "it is a system account (uid below 1000)" sh -c "[ \$(id -u lodestone) -lt
 check "it is in the i2c and dialout groups" \
     sh -c "id -nG lodestone | tr ' ' '\n' | grep -qx i2c && id -nG lodestone | tr ' ' '\n' | grep -qx dialout"
 check "the example configuration is a conffile" sh -c "dpkg-query -W -f='\${Conffiles}' lodestone | grep -q /etc/lodestone/lodestone.conf"
+check "the configuration is mode 0640, owner root, group lodestone (it may hold an MQTT password)" \
+    sh -c "[ \"\$(stat -c '%a %U %G' /etc/lodestone/lodestone.conf)\" = '640 root lodestone' ]"
+check "the package recommends bash-completion" sh -c "dpkg-query -W -f='\${Recommends}' lodestone | grep -qw bash-completion"
+check "the copyright file is machine-readable, Apache-2.0, with the data's own licences" \
+    sh -c "f=/usr/share/doc/lodestone/copyright; head -1 \$f | grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' \
+           && grep -q '^License: Apache-2.0\$' \$f && grep -q '^License: CC-BY-4.0\$' \$f && grep -q '^License: public-domain\$' \$f"
 check "the udev rule gives /dev/i2c-* to the i2c group" grep -q 'GROUP="i2c"' /lib/udev/rules.d/60-lodestone-i2c.rules
 # Configuration the administrator adds next to the conffile: kept by remove, removed by purge.
 cp /etc/lodestone/lodestone.conf /etc/lodestone/calibration.json
@@ -151,6 +159,24 @@ for unit in lodestone-serve.service lodestone-log.service; do
     fi
 done
 check "the service user stays until purge" sh -c "getent passwd lodestone >/dev/null"
+check "the configuration keeps its mode 0640, group lodestone" \
+    sh -c "[ \"\$(stat -c '%a %G' /etc/lodestone/lodestone.conf)\" = '640 lodestone' ]"
+
+# Installing again after a remove: the masks the remove left go, and the services can be enabled.
+echo "check-deb: apt install again after the remove, then systemctl enable"
+check "apt installs the package again" apt_quiet install --no-install-recommends "${include[@]}" "$deb"
+for unit in lodestone-serve.service lodestone-log.service; do
+    check "$unit is no longer masked" sh -c "[ \"\$(readlink /etc/systemd/system/$unit 2>/dev/null)\" != /dev/null ]"
+done
+check "the changed conffile survives the reinstall" grep -q -- '--rate 5' /etc/lodestone/lodestone.conf
+if command -v systemctl >/dev/null; then
+    check "systemctl enable lodestone-serve works" sh -c "systemctl enable lodestone-serve.service >/tmp/check-deb-enable.log 2>&1 || { cat /tmp/check-deb-enable.log; false; }"
+    check "systemctl is-enabled says enabled" sh -c "[ \"\$(systemctl is-enabled lodestone-serve.service 2>/dev/null)\" = enabled ]"
+    check "systemctl disable lodestone-serve works" sh -c "systemctl disable lodestone-serve.service >/dev/null 2>&1"
+    rm -f /tmp/check-deb-enable.log
+else
+    fail "systemctl is missing: cannot check that the service can be enabled"
+fi
 
 echo "check-deb: apt purge lodestone"
 check "apt purges the package" apt_quiet purge lodestone

@@ -12,6 +12,8 @@ final class ScriptedCalls: I2CSystemCalls {
     var funcsError: Errno?
     var funcs: UInt = UInt(I2C_FUNC_SMBUS_READ_I2C_BLOCK)
     var registers: [UInt8: UInt8] = [:]
+    /// The fake sysfs: symbolic links by path.
+    var links: [String: String] = [:]
 
     func open(_ path: String) throws(Errno) -> Int32 {
         log.append("open \(path)")
@@ -41,6 +43,10 @@ final class ScriptedCalls: I2CSystemCalls {
         log.append("read block \(hexAddress(register))×\(count)")
         if let readError { throw readError }
         return (0..<count).map { registers[register &+ UInt8($0)] ?? 0 }
+    }
+    func readLink(_ path: String) -> String? {
+        log.append("readlink \(path)")
+        return links[path]
     }
 }
 
@@ -83,6 +89,61 @@ final class ScriptedCalls: I2CSystemCalls {
         let busy = ScriptedCalls(); busy.selectError = .busy
         let bus2 = try LinuxI2CBus(number: 1, calls: busy)
         #expect(throws: I2CError.addressBusy(bus: 1, address: 0x1E)) { try bus2.writeRegister(address: 0x1E, register: 0, value: 0) }
+    }
+
+    /// ENODEV, as i2c-stub and some USB adapters answer for an empty address, is nothing there (as
+    /// i2cdetect takes it), not an unknown device.
+    @Test func enodevIsNothingThere() throws {
+        let calls = ScriptedCalls(); calls.readError = Errno(19)
+        let bus = try LinuxI2CBus(number: 1, calls: calls)
+        #expect(throws: I2CError.noAcknowledge(bus: 1, address: 0x0D)) { try bus.readRegister(address: 0x0D, register: 0x0D) }
+        #expect(Detector().identify(bus, at: 0x0D) == nil)
+        #expect(Detector(addresses: [0x0D, 0x1E, 0x68]).scan(bus).isEmpty)
+        // Other errors still show as a device that did not answer cleanly.
+        let odd = ScriptedCalls(); odd.readError = .ioError
+        let rows = Detector(addresses: [0x1E], sleep: { _ in }).scan(try LinuxI2CBus(number: 1, calls: odd))
+        #expect(rows.count == 1 && rows.first?.chip == .unknown)
+    }
+
+    /// A claimed address: the advice names the driver sysfs says holds it, and its module.
+    @Test func aClaimedAddressNamesTheDriverHoldingIt() throws {
+        let calls = ScriptedCalls(); calls.selectError = .busy
+        calls.links = ["/sys/bus/i2c/devices/1-001e/driver": "../../../../../../bus/i2c/drivers/hmc5843",
+                       "/sys/bus/i2c/devices/1-001e/driver/module": "../../../../module/hmc5843_i2c"]
+        let bus = try LinuxI2CBus(number: 1, calls: calls)
+        let expected = I2CError.addressBusy(bus: 1, address: 0x1E, driver: KernelDriver(name: "hmc5843", module: "hmc5843_i2c"))
+        #expect(throws: expected) { try bus.readRegister(address: 0x1E, register: 0x0A) }
+        #expect(calls.log.contains("readlink /sys/bus/i2c/devices/1-001e/driver"))
+        #expect(expected.message.contains("the kernel driver 'hmc5843'"))
+        #expect(expected.message.contains("sudo rmmod hmc5843_i2c"))
+        #expect(!expected.message.contains("qmc5883l"))
+        let row = Detector(addresses: [0x1E]).scan(bus).first
+        #expect(row?.evidence.contains("hmc5843") == true, "\(String(describing: row))")
+
+        // Built in (no module link): unbind instead of rmmod.
+        let builtIn = ScriptedCalls(); builtIn.selectError = .busy
+        builtIn.links = ["/sys/bus/i2c/devices/3-000d/driver": "../../bus/i2c/drivers/qmc5883l"]
+        let bus3 = try LinuxI2CBus(number: 3, calls: builtIn)
+        do {
+            _ = try bus3.readRegister(address: 0x0D, register: 0)
+            Issue.record("no error")
+        } catch {
+            #expect(error == .addressBusy(bus: 3, address: 0x0D, driver: KernelDriver(name: "qmc5883l")))
+            #expect(error.message.contains("echo 3-000d | sudo tee /sys/bus/i2c/drivers/qmc5883l/unbind"))
+        }
+
+        // sysfs names none: no driver invented.
+        let unknown = ScriptedCalls(); unknown.selectError = .busy
+        let bus2 = try LinuxI2CBus(number: 2, calls: unknown)
+        do {
+            _ = try bus2.readRegister(address: 0x0D, register: 0)
+            Issue.record("no error")
+        } catch {
+            #expect(error == .addressBusy(bus: 2, address: 0x0D, driver: nil))
+            #expect(error.message.contains("a kernel driver") && !error.message.contains("qmc5883l"))
+            #expect(error.message.contains("/sys/bus/i2c/devices/2-000d/driver"))
+        }
+        #expect(KernelDriver.sysfsDevice(bus: 11, address: 0x68) == "11-0068")
     }
 
     @Test func messagesSayWhatToDo() {

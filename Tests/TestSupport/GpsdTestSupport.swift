@@ -155,9 +155,13 @@ public final class BackgroundProcess {
         try self.init(executable: lodestoneBinaryPath, arguments)
     }
 
-    public init(executable: String, _ arguments: [String]) throws {
+    /// `environment`: variables added to (or replacing) this process's own.
+    public init(executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = outPipe
         process.standardError = errPipe
         process.standardInput = FileHandle.nullDevice

@@ -1,5 +1,39 @@
 import Platform
 
+/// The kernel driver bound to an I²C address, as sysfs names it: the driver
+/// (`/sys/bus/i2c/devices/1-001e/driver` → `hmc5843`) and the module it lives in
+/// (`/sys/bus/i2c/drivers/hmc5843/module` → `hmc5843_i2c`), nil when built into the kernel.
+public struct KernelDriver: Sendable, Equatable {
+    public var name: String
+    public var module: String?
+
+    public init(name: String, module: String? = nil) {
+        self.name = name
+        self.module = module
+    }
+
+    /// The sysfs name of an I²C client: "1-001e" (bus, then the address in four hex digits).
+    public static func sysfsDevice(bus: Int, address: I2CAddress) -> String {
+        let hex = String(address, radix: 16)
+        return "\(bus)-" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// What to do to read the chip ourselves, naming the driver when it is known.
+    static func advice(_ driver: KernelDriver?, bus: Int, address: I2CAddress) -> String {
+        let device = "/sys/bus/i2c/devices/" + sysfsDevice(bus: bus, address: address)
+        guard let driver else {
+            return "Unload the driver that holds it (readlink \(device)/driver names it; 'sudo rmmod MODULE' or "
+                + "remove its dtoverlay from /boot/firmware/config.txt) to read the chip here."
+        }
+        if let module = driver.module {
+            return "Unload it ('sudo rmmod \(sanitize(module))', or remove the dtoverlay that loads it from "
+                + "/boot/firmware/config.txt) to read the chip here."
+        }
+        return "It is built into the kernel: unbind it ('echo \(sysfsDevice(bus: bus, address: address)) | sudo tee "
+            + "/sys/bus/i2c/drivers/\(sanitize(driver.name))/unbind', or remove its dtoverlay) to read the chip here."
+    }
+}
+
 /// Everything that can go wrong talking to an I²C device, mapped from errno to what a user can act on.
 public enum I2CError: Error, Equatable, Sendable {
     /// `/dev/i2c-N` does not exist: I²C is not enabled, or the bus number is wrong.
@@ -10,8 +44,9 @@ public enum I2CError: Error, Equatable, Sendable {
     case permissionDenied(path: String)
     /// Nothing acknowledged the address (ENXIO / EREMOTEIO, errno 121): wiring, power or address.
     case noAcknowledge(bus: Int, address: I2CAddress)
-    /// A kernel driver has claimed this address (EBUSY). We never force it.
-    case addressBusy(bus: Int, address: I2CAddress)
+    /// A kernel driver has claimed this address (EBUSY). We never force it. `driver` is the one sysfs
+    /// names (`/sys/bus/i2c/devices/N-00AA/driver`), nil when it cannot tell.
+    case addressBusy(bus: Int, address: I2CAddress, driver: KernelDriver? = nil)
     /// The bus timed out (a stuck SDA line, or clock stretching gone wrong).
     case timeout(bus: Int, address: I2CAddress)
     /// The adapter cannot do the transfer we asked for.
@@ -27,7 +62,9 @@ public enum I2CError: Error, Equatable, Sendable {
     /// Maps an errno from an I²C transfer.
     public static func from(_ e: Errno, bus: Int, address: I2CAddress, operation: String) -> I2CError {
         switch e {
-        case .noDevice, .remoteIO, Errno(121): return .noAcknowledge(bus: bus, address: address)
+        // ENODEV (19) is what some adapters (i2c-stub, several USB bridges) answer for an empty
+        // address; i2cdetect treats it, like ENXIO and EREMOTEIO, as nothing there.
+        case .noDevice, .remoteIO, Errno(121), Errno(19): return .noAcknowledge(bus: bus, address: address)
         case .busy: return .addressBusy(bus: bus, address: address)
         case .timedOut: return .timeout(bus: bus, address: address)
         case Errno(95): return .unsupported(bus: bus, operation: operation)
@@ -62,9 +99,10 @@ public enum I2CError: Error, Equatable, Sendable {
             return "nothing answered on bus \(bus) at \(hexAddress(address)) (errno 121, Remote I/O error).\n"
                 + "Check the wiring (SDA to pin 3, SCL to pin 5, VCC to 3.3 V pin 1, GND to pin 6), "
                 + "the power, and the bus: 'i2cdetect -y \(bus)' lists the addresses that answer."
-        case .addressBusy(let bus, let address):
-            return "address \(hexAddress(address)) on bus \(bus) is claimed by a kernel driver (shown as UU by "
-                + "i2cdetect). Unload it (e.g. 'sudo rmmod qmc5883l' or remove its dtoverlay) to read the chip here."
+        case .addressBusy(let bus, let address, let driver):
+            return "address \(hexAddress(address)) on bus \(bus) is claimed by "
+                + (driver.map { "the kernel driver '\(sanitize($0.name))'" } ?? "a kernel driver")
+                + " (shown as UU by i2cdetect). " + KernelDriver.advice(driver, bus: bus, address: address)
         case .timeout(let bus, let address):
             return "the I²C bus \(bus) timed out talking to \(hexAddress(address)): check for a loose wire or a "
                 + "missing pull-up, and power-cycle the board."

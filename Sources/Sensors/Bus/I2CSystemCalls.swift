@@ -17,6 +17,9 @@ public protocol I2CSystemCalls: AnyObject {
     func readByteData(_ fd: Int32, register: UInt8) throws(Errno) -> UInt8
     /// `i2c_smbus_read_i2c_block_data` (up to 32 bytes).
     func readI2CBlock(_ fd: Int32, register: UInt8, count: Int) throws(Errno) -> [UInt8]
+    /// `readlink(path)`: where a symbolic link points, or nil when it is not one (or absent). Used for
+    /// sysfs (`/sys/bus/i2c/devices/1-001e/driver`), so tests can fake the kernel's view.
+    func readLink(_ path: String) -> String?
 }
 
 /// The real system calls, through libi2c and ioctl.
@@ -58,5 +61,15 @@ public final class LinuxI2CSystemCalls: I2CSystemCalls {
         }
         guard n >= 0 else { throw Errno.current }
         return Array(buffer[0..<Int(n)])
+    }
+
+    public func readLink(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBufferPointer { p -> Int in
+            guard let base = p.baseAddress else { return -1 }
+            return readlink(path, base, p.count - 1)
+        }
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -29,7 +29,7 @@ public final class LinuxI2CBus: I2CBus {
             fd = try calls.open(path)
         } catch {
             switch error {
-            case .noEntry, .noDevice: throw .busNotFound(path: path)
+            case .noEntry, .noDevice, Errno(ENODEV): throw .busNotFound(path: path)
             case .accessDenied, .permissionDenied: throw .permissionDenied(path: path)
             default: throw .system(bus: number, address: nil, operation: "open \(path)", error)
             }
@@ -55,9 +55,24 @@ public final class LinuxI2CBus: I2CBus {
             try calls.setSlaveAddress(fd, address)
         } catch {
             selected = nil
+            if error == .busy { throw .addressBusy(bus: busNumber, address: address, driver: boundDriver(address)) }
             throw I2CError.from(error, bus: busNumber, address: address, operation: "select address")
         }
         selected = address
+    }
+
+    /// The kernel driver sysfs says holds the address, if any.
+    func boundDriver(_ address: I2CAddress) -> KernelDriver? {
+        let device = "/sys/bus/i2c/devices/" + KernelDriver.sysfsDevice(bus: busNumber, address: address)
+        guard let link = calls.readLink(device + "/driver"), let name = Self.lastComponent(link) else { return nil }
+        let module = calls.readLink(device + "/driver/module").flatMap(Self.lastComponent)
+        return KernelDriver(name: name, module: module)
+    }
+
+    /// "hmc5843" from "../../../../bus/i2c/drivers/hmc5843"; nil for an empty path.
+    static func lastComponent(_ path: String) -> String? {
+        let name = path.split(separator: "/").last.map(String.init) ?? ""
+        return name.isEmpty ? nil : name
     }
 
     public func writeRegister(address: I2CAddress, register: UInt8, value: UInt8) throws(I2CError) {

@@ -64,8 +64,9 @@ public struct Detector: Sendable {
         if case .failure(let error) = first {
             switch error {
             case .noAcknowledge: return nil
-            case .addressBusy:
-                return row(.unknown, .low, "claimed by a kernel driver (i2cdetect shows UU); unload it to probe here")
+            case .addressBusy(_, _, let driver):
+                let holder = driver.map { "the kernel driver '\(sanitize($0.name))'" + ($0.module.map { " (module \(sanitize($0)))" } ?? "") }
+                return row(.unknown, .low, "claimed by \(holder ?? "a kernel driver (sysfs names none)") (i2cdetect shows UU); unload it to probe here")
             default:
                 return row(.unknown, .low, "no clean answer: " + String(error.message.split(separator: "\n").first ?? ""))
             }

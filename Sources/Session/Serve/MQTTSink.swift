@@ -29,6 +29,10 @@ public final class MQTTSink: ServeSink {
             var everConnected = false
             var written = 0
             var notes: [String] = []
+            /// The last connect refusal said, so a broker that keeps refusing is said once.
+            var lastRefusal: UInt8?
+            /// OpenSSL's errors, from libmosquitto's log, since the last service.
+            var tlsErrors: [String] = []
         }
         let state = Mutex(State())
         let statusTopic: String
@@ -45,6 +49,10 @@ public final class MQTTSink: ServeSink {
     private var published = 0
     private let startedAt: Double
     private var warnedUnreachable = false
+    /// A TLS failure already said (so a broker whose certificate never verifies is said once).
+    private var saidTLSFailure: String?
+    /// The first connection's TLS handshake failed inside `mosquitto_connect_async`.
+    private var connectFailedTLS = false
     private var nextRetry: Double
     private var retryDelay = 1.0
     /// Events said before the connection was up (at most 16), sent once it is.
@@ -66,6 +74,31 @@ public final class MQTTSink: ServeSink {
         }
         handle = h
         if let user = endpoint.user { mosquitto_username_pw_set(h, user, endpoint.password) }
+        if let tls = endpoint.tls {
+            // The key's passphrase callback answers "none": an encrypted key fails to load (said as a
+            // TLS error) instead of OpenSSL asking on a terminal a service does not have.
+            let rc = mosquitto_tls_set(h, tls.caFile, tls.caFile == nil ? MQTTTLS.systemCAFolder : nil,
+                                       tls.certificateFile, tls.keyFile, { _, _, _, _ in 0 })
+            // Verify the broker's certificate and its host name (SSL_VERIFY_PEER = 1).
+            let rc2 = rc == MOSQ_ERR_SUCCESS.rawValue ? mosquitto_tls_opts_set(h, 1, nil, nil) : rc
+            if rc2 != MOSQ_ERR_SUCCESS.rawValue {
+                closed = true   // a class whose init throws still runs deinit: destroy once
+                mosquitto_destroy(h)
+                mosquitto_lib_cleanup()
+                throw .mqtt("cannot set up TLS for \(endpoint) with "
+                    + [tls.caFile.map { "CA \(sanitize($0))" }, tls.certificateFile.map { "certificate \(sanitize($0))" },
+                       tls.keyFile.map { "key \(sanitize($0))" }].compactMap { $0 }.joined(separator: ", ")
+                    + ": \(String(cString: mosquitto_strerror(rc2))); check that the files exist and are readable by this user")
+            }
+        }
+        mosquitto_log_callback_set(h) { _, obj, level, text in
+            guard let obj, let text, level & Int32(MOSQ_LOG_ERR) != 0 else { return }
+            let line = String(cString: text)
+            guard line.contains("OpenSSL") || line.contains("TLS") || line.contains("certificate") else { return }
+            Unmanaged<Shared>.fromOpaque(obj).takeUnretainedValue().state.withLock {
+                if $0.tlsErrors.count < 8 { $0.tlsErrors.append(line) }
+            }
+        }
         let offline = Array("offline".utf8)
         mosquitto_will_set(h, shared.statusTopic, Int32(offline.count), offline, 1, true)
         mosquitto_reconnect_delay_set(h, 1, 30, true)
@@ -76,14 +109,15 @@ public final class MQTTSink: ServeSink {
                 let online = Array("online".utf8)
                 mosquitto_publish(mosq, nil, shared.statusTopic, Int32(online.count), online, 1, true)
             }
-            let reason = rc == 0 ? "" : String(cString: mosquitto_connack_string(rc))
             shared.state.withLock {
                 $0.connected = rc == 0
                 if rc == 0 {
                     $0.notes.append($0.everConnected ? "reconnected to the MQTT broker" : "connected to the MQTT broker")
                     $0.everConnected = true
-                } else {
-                    $0.notes.append("the MQTT broker refused the connection: \(reason); check the user name and password")
+                    $0.lastRefusal = nil
+                } else if $0.lastRefusal != UInt8(truncatingIfNeeded: rc) {
+                    $0.lastRefusal = UInt8(truncatingIfNeeded: rc)
+                    $0.notes.append(MQTTSink.refusal(rc))
                 }
             }
         }
@@ -100,7 +134,10 @@ public final class MQTTSink: ServeSink {
             Unmanaged<Shared>.fromOpaque(obj).takeUnretainedValue().state.withLock { $0.written += 1 }
         }
         let rc = mosquitto_connect_async(h, endpoint.host, Int32(endpoint.port), 30)
-        if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue {
+        // ERRNO (refused, unreachable) and TLS (a handshake that failed at once) are retried, and said
+        // by service; anything else is a set-up mistake.
+        if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue && rc != MOSQ_ERR_TLS.rawValue {
+            closed = true   // a class whose init throws still runs deinit: destroy once
             mosquitto_destroy(h)
             mosquitto_lib_cleanup()
             if rc == MOSQ_ERR_EAI.rawValue {
@@ -108,6 +145,7 @@ public final class MQTTSink: ServeSink {
             }
             throw .mqtt("cannot connect to the MQTT broker at \(endpoint): \(String(cString: mosquitto_strerror(rc)))")
         }
+        connectFailedTLS = rc == MOSQ_ERR_TLS.rawValue
     }
 
     deinit { close() }
@@ -147,15 +185,52 @@ public final class MQTTSink: ServeSink {
         }
     }
 
+    /// What a refused connection (CONNACK return code) means, and what to do.
+    static func refusal(_ rc: Int32) -> String {
+        switch rc {
+        case 4:
+            return "the MQTT broker refused the login: bad user name or password; check the user in the URL and the "
+                + "password (--mqtt-password-file FILE or LODESTONE_MQTT_PASSWORD)"
+        case 5:
+            // mosquitto answers 5 to a wrong password too.
+            return "the MQTT broker refused the login: not authorised (a wrong user name or password, none given where the broker "
+                + "needs one, or a user it does not let in); check the user in the URL (mqtts://USER@HOST/PREFIX) and the password "
+                + "(--mqtt-password-file FILE or LODESTONE_MQTT_PASSWORD)"
+        default:
+            return "the MQTT broker refused the connection: \(String(cString: mosquitto_connack_string(rc)))"
+        }
+    }
+
+    /// What a failed TLS handshake means, from OpenSSL's words.
+    func tlsFailure(_ errors: [String]) -> String {
+        let detail = errors.first.map { sanitize($0) } ?? "the TLS handshake failed"
+        let joined = errors.joined(separator: " ").lowercased()
+        if joined.contains("certificate verify failed") || joined.contains("verify") {
+            let ca = endpoint.tls?.caFile.map { "the CA in \(sanitize($0))" } ?? "the system's CAs (\(MQTTTLS.systemCAFolder))"
+            return "the MQTT broker's certificate does not verify against \(ca), or does not name the host '\(sanitize(endpoint.host))' "
+                + "(\(detail)); give the CA that signed it with --mqtt-ca FILE and connect by a name the certificate holds"
+        }
+        return "the TLS connection to the MQTT broker failed (\(detail)); check that the port is the broker's TLS listener, "
+            + "and the --mqtt-ca, --mqtt-cert and --mqtt-key files"
+    }
+
     /// Says on stderr what the network thread noticed; warns once when the broker never answered.
     public func service(now: Double) {
         // Reads the broker's answers, writes what is queued, sends pings; never waits (timeout 0).
-        _ = mosquitto_loop(handle, 0, 1)
-        let (notes, everConnected) = shared.state.withLock { s -> ([String], Bool) in
-            defer { s.notes.removeAll() }
-            return (s.notes, s.everConnected)
+        let rc = mosquitto_loop(handle, 0, 1)
+        let (notes, everConnected, tlsErrors) = shared.state.withLock { s -> ([String], Bool, [String]) in
+            defer { s.notes.removeAll(); s.tlsErrors.removeAll() }
+            return (s.notes, s.everConnected, s.tlsErrors)
         }
         for note in notes { runtime.say(note + " (" + endpoint.description + ")") }
+        if endpoint.tls != nil && (rc == MOSQ_ERR_TLS.rawValue || !tlsErrors.isEmpty || connectFailedTLS) {
+            connectFailedTLS = false
+            let text = tlsFailure(tlsErrors)
+            if text != saidTLSFailure {
+                saidTLSFailure = text
+                runtime.say(text + " (" + endpoint.description + "); retrying by itself")
+            }
+        }
         let connected = shared.state.withLock { $0.connected }
         if connected {
             retryDelay = 1
@@ -166,7 +241,8 @@ public final class MQTTSink: ServeSink {
             nextRetry = now + retryDelay
             retryDelay = min(8, retryDelay * 2)
         }
-        if !everConnected && !warnedUnreachable && now - startedAt > 3 {
+        let refused = shared.state.withLock { $0.lastRefusal != nil }
+        if !everConnected && !warnedUnreachable && saidTLSFailure == nil && !refused && now - startedAt > 3 {
             warnedUnreachable = true
             runtime.say("cannot reach the MQTT broker at \(endpoint) (is it running, and is the host and port right?); "
                 + "retrying by itself, updates are dropped until it answers")

@@ -22,6 +22,8 @@ public struct ServeRequest: Sendable {
     public var talker: NMEATalker
     /// Bytes each TCP client may have waiting before its updates are dropped.
     public var clientQueueLimit: Int
+    /// The MQTT password (from a file or the environment) and TLS files, for every `mqtt`.
+    public var mqttOptions = MQTTOptions()
 
     public init(live: LiveRequest, rate: Double = 10, duration: Double? = nil, nmea: [ServeEndpoint] = [],
                 signalK: [ServeEndpoint] = [], json: [String] = [], mqtt: [MQTTEndpoint] = [],
@@ -72,15 +74,20 @@ public enum ServeSession {
     /// `mqtt` makes the MQTT clients (the real one by default; tests may pass their own).
     @discardableResult
     public static func run(_ request: ServeRequest, runtime: Runtime, sockets: any SocketSystem = LinuxSockets(),
+                           serial: any SerialSystem = LinuxSerialPorts(),
                            mqtt: (MQTTEndpoint, Runtime) throws(ServeError) -> any ServeSink = { e, r throws(ServeError) in try MQTTSink(e, runtime: r) })
         throws -> ServeSummary {
         guard (1...50).contains(request.rate) else { throw InvalidRequest("the rate must be 1–50 updates per second") }
         guard !(request.nmea.isEmpty && request.signalK.isEmpty && request.json.isEmpty && request.mqtt.isEmpty) else {
             throw InvalidRequest("nothing to serve: give --nmea, --signalk, --json or --mqtt")
         }
+        if request.signalK.contains(where: { if case .serial = $0 { return true } else { return false } }) {
+            throw InvalidRequest("Signal K deltas cannot go to a serial port: give --signalk udp://HOST:PORT or tcp://[HOST]:PORT, "
+                + "and --nmea serial:PATH for the serial line")
+        }
         let inbox = ControlInbox(runtime.events)
         let live = try LiveSession.open(request.live, runtime: runtime, inbox: inbox)
-        let sinks = try openSinks(request, runtime: runtime, sockets: sockets, mqtt: mqtt)
+        let sinks = try openSinks(request, runtime: runtime, sockets: sockets, serial: serial, mqtt: mqtt)
         defer { for s in sinks { s.close() } }
         for s in sinks { runtime.say("publishing " + s.label) }
         sayRegionEvents(live, runtime: runtime, language: .en, units: runtime.environment.units)
@@ -171,12 +178,16 @@ public enum ServeSession {
             + sinks.filter { $0.dropped > 0 }.map { "\($0.label): \($0.dropped)" }.joined(separator: "; ")
     }
 
-    static func openSinks(_ request: ServeRequest, runtime: Runtime, sockets: any SocketSystem,
+    static func openSinks(_ request: ServeRequest, runtime: Runtime, sockets: any SocketSystem, serial: any SerialSystem,
                           mqtt: (MQTTEndpoint, Runtime) throws(ServeError) -> any ServeSink) throws -> [any ServeSink] {
         var sinks: [any ServeSink] = []
         do {
             let nmea = NMEAFormatter(talker: request.talker)
             for e in request.nmea {
+                if case .serial(let path, let baud) = e {
+                    sinks.append(try SerialSink(path: path, baud: baud, formatter: nmea, system: serial, runtime: runtime))
+                    continue
+                }
                 let t = try transport(e, sockets: sockets, limit: request.clientQueueLimit)
                 sinks.append(MessageSink.nmea(t, formatter: nmea, label: "NMEA 0183 on " + describe(e, t)))
             }
@@ -192,7 +203,7 @@ public enum ServeSession {
                     sinks.append(JSONLinesSink(output: try FileAppender(path: path), label: "JSON lines to " + sanitize(path)))
                 }
             }
-            for e in request.mqtt { sinks.append(try mqtt(e, runtime)) }
+            for e in request.mqtt { sinks.append(try mqtt(try request.mqttOptions.resolve(e, runtime: runtime), runtime)) }
         } catch {
             for s in sinks { s.close() }
             throw error
@@ -206,6 +217,8 @@ public enum ServeSession {
             return .server(try StreamServer(sockets: sockets, host: host, port: port, queueLimit: limit))
         case .udp(let host, let port):
             return .datagrams(try DatagramSender(sockets: sockets, host: host, port: port))
+        case .serial(let path, _):
+            throw .socket("a serial port (\(sanitize(path))) carries NMEA 0183 only; sending anything else to it", errno: 22)   // EINVAL
         }
     }
 

@@ -154,6 +154,10 @@ public enum ServeError: UserFacingError, Equatable {
     case socket(String, errno: Int32)
     case file(String, errno: Int32)
     case mqtt(String)
+    /// A file serve needs (a password, a certificate) cannot be read: what it is, and why.
+    case unreadable(String, FileError)
+    /// A file serve needs is not what it should be.
+    case badFile(String)
 
     public var message: String {
         switch self {
@@ -168,13 +172,18 @@ public enum ServeError: UserFacingError, Equatable {
             return "cannot write \(sanitize(path)): \(Errno(e).description)"
         case .mqtt(let text):
             return text
+        case .unreadable(let what, let error):
+            return "cannot read \(what): " + error.message
+        case .badFile(let text):
+            return text
         }
     }
 
     public var exitCode: ExitCode {
         switch self {
         case .portInUse, .unknownHost, .socket, .mqtt: return .unavailable
-        case .file: return .ioError
+        case .file, .unreadable: return .ioError
+        case .badFile: return .dataError
         }
     }
 }

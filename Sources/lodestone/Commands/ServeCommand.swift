@@ -13,8 +13,9 @@ enum ServeCommand: Command {
         abstract: "publish the live heading to other software: NMEA 0183, Signal K, JSON, MQTT",
         usage: "[--simulate] [sensor options] [--calibration FILE] [--location LAT,LON | --declination DEG]\n"
             + "       [--gpsd HOST:PORT | --no-gnss] [--rate HZ] [--duration S] [--talker ID]\n"
-            + "       [--nmea tcp://[HOST]:PORT | udp://HOST:PORT]… [--signalk udp://HOST:PORT | tcp://[HOST]:PORT]…\n"
-            + "       [--json -|FILE]… [--mqtt mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX]…",
+            + "       [--nmea tcp://[HOST]:PORT | udp://HOST:PORT | serial:/dev/PATH[?baud=N]]… [--signalk udp://HOST:PORT | tcp://[HOST]:PORT]…\n"
+            + "       [--json -|FILE]… [--mqtt mqtt[s]://[USER@]HOST[:PORT]/PREFIX]… [--mqtt-password-file FILE]\n"
+            + "       [--mqtt-ca FILE] [--mqtt-cert FILE --mqtt-key FILE]",
         options: SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
             + LiveGNSSOptions.options + [rate, duration] + ServeSinkOptions.options + [RegionOptions.region],
         discussion: """
@@ -22,17 +23,24 @@ enum ServeCommand: Command {
         sink option can be given more than once. A slow or vanished consumer never holds up the
         sensor or the other sinks: it loses updates, and the count is said on standard error.
           NMEA 0183  $HCHDG (heading, deviation, variation), $HCHDM, $HCHDT (with a declination),
-                     $HCROT (degrees per minute), $HCXDR pitch and roll (with an accelerometer)
+                     $HCROT (degrees per minute), $HCXDR pitch and roll (with an accelerometer);
+                     on a serial port (raw 8N1, no flow control) only what the baud rate carries:
+                     the newest HDG and HDT first, then ROT, XDR, HDM; the share sent is said
           Signal K   deltas: navigation.headingMagnetic, headingTrue, magneticVariation, rateOfTurn,
                      attitude, and headingCompass/magneticDeviation with a deviation card (radians)
           JSON       one object per line, keys with units as in the CSV log; region events as lines
                      with a "region" key
           MQTT       PREFIX/heading, PREFIX/fix, PREFIX/event, PREFIX/region; retained PREFIX/status
-                     (online/offline) and PREFIX/region/NAME (inside/outside)
+                     (online/offline) and PREFIX/region/NAME (inside/outside); mqtts:// is
+                     TLS (--mqtt-ca, --mqtt-cert/--mqtt-key); the password from
+                     --mqtt-password-file or LODESTONE_MQTT_PASSWORD, never needed in the command
+                     line; user and password in the URL are percent-decoded (%40 is @)
         Examples:
           lodestone serve --nmea tcp://:10110                    # OpenCPN, Signal K, gpsd connect here
+          lodestone serve --nmea serial:/dev/ttyUSB0?baud=4800   # a chartplotter or autopilot on RS-422
           lodestone serve --simulate --signalk udp://127.0.0.1:8375 --json -
           lodestone serve --mqtt mqtt://broker.local/boat --rate 5
+          lodestone serve --mqtt mqtts://boat1@fleet.example.org/fleet/boat1 --mqtt-ca ca.crt --mqtt-password-file pw
           gpsd -N -n -S 2947 tcp://127.0.0.1:10110               # gpsd reads the true heading (ATT)
         """)
 
@@ -47,9 +55,10 @@ enum ServeCommand: Command {
                                calibrationPath: arguments.string(CalibrationFileOption.calibration),
                                heading: heading.settings, gnss: try LiveGNSSOptions(arguments).choice, distanceFilter: 5)
         live.regions = try RegionOptions.regions(arguments)
-        let request = ServeRequest(live: live, rate: try arguments.double(rate, in: 1...50) ?? 10,
+        var request = ServeRequest(live: live, rate: try arguments.double(rate, in: 1...50) ?? 10,
                                    duration: try arguments.double(duration, in: 0.001...1e9), nmea: sinks.nmea,
                                    signalK: sinks.signalK, json: sinks.json, mqtt: sinks.mqtt, talker: sinks.talker)
+        request.mqttOptions = sinks.mqttOptions
         // A broken pipe on --json - is a closed consumer, not a reason to die.
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)

@@ -5,25 +5,42 @@ import Session
 /// Where `serve` publishes: each sink a URL option, repeatable, and the NMEA talker.
 struct ServeSinkOptions: OptionGroup {
     static let nmea = Option("nmea", value: "URL", repeatable: true,
-                             help: "NMEA 0183 heading sentences: tcp://[HOST]:PORT (a server, default port 10110) or udp://HOST:PORT")
+                             help: "NMEA 0183 heading sentences: tcp://[HOST]:PORT (a server, default port 10110), udp://HOST:PORT, or serial:/dev/PATH?baud=N (4800 default; 9600, 38400, 115200…)")
     static let signalK = Option("signalk", value: "URL", repeatable: true,
                                 help: "Signal K deltas: udp://HOST:PORT or tcp://[HOST]:PORT (a server, default port 8375)")
     static let json = Option("json", value: "FILE", repeatable: true, help: "one JSON object per update: - for standard output, or a file appended to")
     static let mqtt = Option("mqtt", value: "URL", repeatable: true,
-                             help: "MQTT: mqtt://[USER:PASSWORD@]HOST[:PORT]/PREFIX (topics PREFIX/heading, fix, event, region, status)")
+                             help: "MQTT: mqtt://[USER@]HOST[:PORT]/PREFIX, or mqtts://… over TLS (default port 8883); topics PREFIX/heading, fix, event, region, status")
+    static let mqttPasswordFile = Option("mqtt-password-file", value: "FILE",
+                                         help: "the MQTT password: the file's first line (else \(MQTTOptions.passwordVariable) from the environment)")
+    static let mqttCA = Option("mqtt-ca", value: "FILE", help: "mqtts://: the CA certificate (PEM) that signed the broker's (default: the system's CAs)")
+    static let mqttCert = Option("mqtt-cert", value: "FILE", help: "mqtts://: this client's certificate (PEM), for a broker that asks for one")
+    static let mqttKey = Option("mqtt-key", value: "FILE", help: "mqtts://: the private key (PEM, unencrypted) of --mqtt-cert")
     static let talker = Option("talker", value: "ID", help: "NMEA talker ID, two letters or digits (default HC, magnetic compass)")
 
-    static var options: [Option] { [nmea, signalK, json, mqtt, talker] }
+    static var options: [Option] { [nmea, signalK, json, mqtt, mqttPasswordFile, mqttCA, mqttCert, mqttKey, talker] }
 
     var nmea: [ServeEndpoint] = []
     var signalK: [ServeEndpoint] = []
     var json: [String]
     var mqtt: [MQTTEndpoint] = []
     var talker = NMEATalker.compass
+    var mqttOptions = MQTTOptions()
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         for text in arguments.strings(Self.nmea) { nmea.append(try Self.endpoint(text, Self.nmea, defaultPort: 10110)) }
-        for text in arguments.strings(Self.signalK) { signalK.append(try Self.endpoint(text, Self.signalK, defaultPort: 8375)) }
+        for text in arguments.strings(Self.signalK) {
+            let e = try Self.endpoint(text, Self.signalK, defaultPort: 8375)
+            if case .serial = e {
+                throw .invalidValue(option: Self.signalK.name, value: text,
+                                    expected: "udp://HOST:PORT or tcp://[HOST]:PORT (Signal K deltas do not go to a serial port; --nmea serial:PATH does)")
+            }
+            signalK.append(e)
+        }
+        var serialPaths: Set<String> = []
+        for case .serial(let path, _) in nmea {
+            guard serialPaths.insert(path).inserted else { throw .conflict("--nmea \(path) was given twice: one writer to a serial port") }
+        }
         json = arguments.strings(Self.json)
         if json.contains(where: \.isEmpty) {
             throw .invalidValue(option: Self.json.name, value: "", expected: "- (standard output) or a file name")
@@ -35,6 +52,15 @@ struct ServeSinkOptions: OptionGroup {
             } catch {
                 throw .invalidValue(option: Self.mqtt.name, value: text, expected: error.message)
             }
+        }
+        mqttOptions = MQTTOptions(passwordFile: arguments.string(Self.mqttPasswordFile), caFile: arguments.string(Self.mqttCA),
+                                  certificateFile: arguments.string(Self.mqttCert), keyFile: arguments.string(Self.mqttKey))
+        if mqttOptions.passwordFile != nil && mqtt.isEmpty { throw .conflict("--mqtt-password-file needs --mqtt") }
+        if mqttOptions.hasTLSFiles && !mqtt.contains(where: { $0.tls != nil }) {
+            throw .conflict("--mqtt-ca, --mqtt-cert and --mqtt-key are for TLS: give an mqtts:// URL, e.g. --mqtt mqtts://boat1@broker.example/fleet/boat1")
+        }
+        if (mqttOptions.certificateFile == nil) != (mqttOptions.keyFile == nil) {
+            throw .conflict("a client certificate needs its key: give --mqtt-cert and --mqtt-key together")
         }
         if let text = arguments.string(Self.talker) {
             do {
