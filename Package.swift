@@ -45,7 +45,7 @@ let package = Package(
 
         // MARK: Pure value and math modules (no I/O, no Foundation)
         .target(name: "Linear", swiftSettings: strict),
-        .target(name: "JSON", swiftSettings: strict),
+        .target(name: "JSON", dependencies: ["Platform"], swiftSettings: strict),
         .target(name: "Geodesy", swiftSettings: strict),
         .target(name: "Geomagnetism", exclude: ["generate_coefficients.py"], swiftSettings: strict),
         .target(name: "Calibration", dependencies: ["Linear", "JSON", "Platform"], swiftSettings: strict),

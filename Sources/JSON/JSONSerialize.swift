@@ -1,3 +1,5 @@
+import Platform
+
 extension JSONValue {
     /// The JSON text for this value. Compact by default; `pretty` uses two-space indentation and
     /// one member per line. Non-finite numbers are written as `null`; integral numbers without
@@ -15,14 +17,18 @@ extension JSONValue {
 
     /// The JSON text for a number (see `serialized`).
     public static func numberText(_ d: Double) -> String {
-        guard d.isFinite else { return "null" }
-        if d == 0 { return d.sign == .minus ? "-0" : "0" }
-        if d.rounded() == d, abs(d) < 1e15 { return String(Int64(d)) }
-        var s = d.description
-        // Swift prints e.g. "1e-05" and "1.5e+20": valid JSON. Guard anyway against forms JSON lacks.
-        if s.hasPrefix(".") { s = "0" + s }
-        if s.hasPrefix("-.") { s = "-0" + s.dropFirst() }
-        return s
+        var out: [UInt8] = []
+        appendNumber(d, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends a number's JSON text: `null` when not finite, "-0" for −0 (the value itself, as it
+    /// was given), otherwise the shortest decimal that reads back as `d`, never in exponent notation
+    /// (Platform's one formatter, `plain`).
+    static func appendNumber(_ d: Double, to out: inout [UInt8]) {
+        guard d.isFinite else { out.append(contentsOf: "null".utf8); return }
+        if d == 0, d.sign == .minus { out.append(contentsOf: "-0".utf8); return }
+        appendPlain(d, to: &out)
     }
 }
 
@@ -34,7 +40,7 @@ struct JSONWriter {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case let .bool(b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case let .number(d): out.append(contentsOf: JSONValue.numberText(d).utf8)
+        case let .number(d): JSONValue.appendNumber(d, to: &out)
         case let .string(s): writeString(s, into: &out)
         case let .array(items):
             guard !items.isEmpty else { out.append(contentsOf: "[]".utf8); return }

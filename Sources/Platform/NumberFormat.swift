@@ -18,6 +18,16 @@
 // - Non-finite values are not numbers and are never dressed up as one: NaN is "nan", +∞ is "inf"
 //   and −∞ is "-inf", from every function here. Callers that want a placeholder ("-", an empty CSV
 //   cell, JSON `null`) check `isFinite` first.
+//
+// How: the digits are made from an integer, `n = round(|value| × 10^d)`, written straight into the
+// caller's buffer (`appendFixed`, `appendPlain`) or a stack buffer (`fixed`, `plain`), without
+// going through `Double.description`. That is exact whenever the scaled value is far enough from a
+// rounding tie that the shortest decimal form and the binary value round the same way (the two
+// differ by less than 2⁻⁵¹ of it), and `n` is below 2⁵¹; the rare values nearer a tie, and huge or
+// tiny ones, take the reference path over `Double.description`'s digits. The shortest form of
+// `plain(value)` is the first `d` for which `round(|value| × 10^d) / 10^d` is `value` again (an
+// exact test: both operands are exact and the division rounds correctly, as reading the text
+// back does).
 
 /// `value` with exactly `decimals` digits after the point (a negative `decimals` counts as 0),
 /// rounded half away from zero; see the rules above for NaN, ±∞ and −0.
@@ -29,8 +39,13 @@
 /// out.write("declination " + fixed(field.declination, 2) + "°\n")
 /// ```
 public func fixed(_ value: Double, _ decimals: Int) -> String {
-    guard let digits = DecimalDigits(value) else { return nonFiniteText(value) }
-    return digits.rounded(to: max(0, decimals)).text(decimals: max(0, decimals))
+    let decimals = max(0, decimals)
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FastDecimal.capacity) { buffer in
+        if let count = FastDecimal.write(value, decimals: decimals, trimmed: false, into: buffer) {
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
+        return referenceFixed(value, decimals)
+    }
 }
 
 /// The shortest text that reads back as the same `Double`, without exponent notation so
@@ -42,8 +57,12 @@ public func fixed(_ value: Double, _ decimals: Int) -> String {
 /// plain(1.5e-5)    // "0.000015"
 /// ```
 public func plain(_ value: Double) -> String {
-    guard let digits = DecimalDigits(value) else { return nonFiniteText(value) }
-    return digits.text(decimals: nil)
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FastDecimal.capacity) { buffer in
+        if let count = FastDecimal.writeShortest(value, into: buffer) {
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
+        return referencePlain(value)
+    }
 }
 
 /// `value` rounded half away from zero to at most `decimals` places, in its shortest form: trailing
@@ -56,8 +75,62 @@ public func plain(_ value: Double) -> String {
 /// plain(-0.0004, decimals: 3)     // "0"
 /// ```
 public func plain(_ value: Double, decimals: Int) -> String {
-    guard let digits = DecimalDigits(value) else { return nonFiniteText(value) }
-    return digits.rounded(to: max(0, decimals)).text(decimals: nil)
+    let decimals = max(0, decimals)
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FastDecimal.capacity) { buffer in
+        if let count = FastDecimal.write(value, decimals: decimals, trimmed: true, into: buffer) {
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
+        return referencePlain(value, decimals: decimals)
+    }
+}
+
+/// Appends `fixed(value, decimals)` to `out` without making a `String`: for writers that build a
+/// line of bytes (the log, JSON, NMEA).
+///
+/// ```swift
+/// var line: [UInt8] = []
+/// appendFixed(12.345, 2, to: &line)   // "12.35"
+/// ```
+public func appendFixed(_ value: Double, _ decimals: Int, to out: inout [UInt8]) {
+    let decimals = max(0, decimals)
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FastDecimal.capacity) { buffer in
+        if let count = FastDecimal.write(value, decimals: decimals, trimmed: false, into: buffer) {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+        } else {
+            out.append(contentsOf: referenceFixed(value, decimals).utf8)
+        }
+    }
+}
+
+/// Appends `plain(value, decimals: decimals)` to `out` without making a `String`.
+///
+/// ```swift
+/// appendPlain(151.19949, decimals: 3, to: &line)   // "151.199"
+/// ```
+public func appendPlain(_ value: Double, decimals: Int, to out: inout [UInt8]) {
+    let decimals = max(0, decimals)
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FastDecimal.capacity) { buffer in
+        if let count = FastDecimal.write(value, decimals: decimals, trimmed: true, into: buffer) {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+        } else {
+            out.append(contentsOf: referencePlain(value, decimals: decimals).utf8)
+        }
+    }
+}
+
+/// Appends `plain(value)` (the shortest text that reads back as `value`) to `out`.
+///
+/// ```swift
+/// appendPlain(-33.8694, to: &line)   // "-33.8694"
+/// ```
+public func appendPlain(_ value: Double, to out: inout [UInt8]) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FastDecimal.capacity) { buffer in
+        if let count = FastDecimal.writeShortest(value, into: buffer) {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+        } else {
+            out.append(contentsOf: referencePlain(value).utf8)
+        }
+    }
 }
 
 /// The `Double` nearest to `plain(value, decimals: decimals)`: `value` rounded to `decimals` places
@@ -69,7 +142,125 @@ public func plain(_ value: Double, decimals: Int) -> String {
 /// ```
 public func roundedToDecimals(_ value: Double, _ decimals: Int) -> Double {
     guard value.isFinite else { return value }
-    return Double(plain(value, decimals: decimals)) ?? value
+    let decimals = max(0, decimals)
+    if let n = FastDecimal.scaledInteger(value.magnitude, decimals) {
+        // n and 10^d are exact, so the quotient is the double nearest to the decimal, as reading it is.
+        let magnitude = Double(n) / FastDecimal.powersOfTen[decimals]
+        return n == 0 ? 0 : (value < 0 ? -magnitude : magnitude)
+    }
+    return Double(referencePlain(value, decimals: decimals)) ?? value
+}
+
+/// The fast path: decimal digits from one rounded integer, straight into a byte buffer.
+enum FastDecimal {
+    /// Bytes a fast result may need: a sign, 16 integer digits, the point, 22 decimals.
+    static let capacity = 48
+    /// The largest scale with an exact power of ten (10²² is the last one a `Double` holds).
+    static let maximumDecimals = 22
+    /// 10^0 … 10^22, all exact.
+    static let powersOfTen: [Double] = {
+        var p: [Double] = [1]
+        for _ in 0..<maximumDecimals { p.append(p[p.count - 1] * 10) }
+        return p
+    }()
+    /// Scaled values at or above this take the reference path: below it, the shortest decimal form
+    /// and the binary value differ by less than a quarter in the last kept place.
+    static let limit = 0x1p51
+
+    /// `round(magnitude × 10^decimals)` half away from zero as the shortest decimal form rounds, or
+    /// nil when that cannot be told from the binary value here (near a tie, or out of range).
+    @inline(__always)
+    static func scaledInteger(_ magnitude: Double, _ decimals: Int) -> UInt64? {
+        guard decimals <= maximumDecimals else { return nil }
+        let s = magnitude * powersOfTen[decimals]
+        guard s < limit else { return nil }
+        let whole = s.rounded(.down)
+        let fraction = s - whole   // exact below 2⁵²
+        // |shortest × 10^d − s| < 2⁻⁵¹·s (half an ulp of the value, and the product's rounding).
+        guard abs(fraction - 0.5) > s * 0x1p-50 else { return nil }
+        return UInt64(whole) + (fraction > 0.5 ? 1 : 0)
+    }
+
+    /// Writes `value` with `decimals` places (trailing zeros dropped when `trimmed`); the byte
+    /// count, or nil when the reference path must answer.
+    @inline(__always)
+    static func write(_ value: Double, decimals: Int, trimmed: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        guard value.isFinite else { return nonFinite(value, into: buffer) }
+        guard var n = scaledInteger(value.magnitude, decimals) else { return nil }
+        var places = decimals
+        if trimmed { while places > 0, n % 10 == 0 { n /= 10; places -= 1 } }
+        return digits(n, places: places, negative: value < 0, into: buffer)
+    }
+
+    /// Writes the shortest text that reads back as `value`; nil for the reference path (values
+    /// of 2⁵¹ and more, or needing more than 22 decimals).
+    @inline(__always)
+    static func writeShortest(_ value: Double, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        guard value.isFinite else { return nonFinite(value, into: buffer) }
+        let magnitude = value.magnitude
+        if magnitude == 0 { buffer[0] = UInt8(ascii: "0"); return 1 }
+        for places in 0...maximumDecimals {
+            let p = powersOfTen[places]
+            let s = magnitude * p
+            guard s < limit else { return nil }
+            // Below 2⁵¹ at most one integer lies within half an ulp of s, and it is the nearest.
+            let n = s.rounded(.toNearestOrAwayFromZero)
+            if n / p == magnitude {
+                return digits(UInt64(n), places: places, negative: value < 0, into: buffer)
+            }
+        }
+        return nil
+    }
+
+    /// `n / 10^places` in decimal: the integer part (at least "0"), then the point and exactly
+    /// `places` digits; a minus sign unless the number is zero.
+    @inline(__always)
+    static func digits(_ n: UInt64, places: Int, negative: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        // Written backwards from the end of the buffer, then moved to its start.
+        var i = capacity
+        var rest = n
+        if places > 0 {
+            for _ in 0..<places {
+                i -= 1
+                buffer[i] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+                rest /= 10
+            }
+            i -= 1
+            buffer[i] = UInt8(ascii: ".")
+        }
+        repeat {
+            i -= 1
+            buffer[i] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+            rest /= 10
+        } while rest > 0
+        if negative, n != 0 {
+            i -= 1
+            buffer[i] = UInt8(ascii: "-")
+        }
+        let count = capacity - i
+        if i > 0, let base = buffer.baseAddress { base.update(from: base + i, count: count) }
+        return count
+    }
+
+    @inline(__always)
+    static func nonFinite(_ value: Double, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in nonFiniteText(value).utf8 { buffer[count] = byte; count += 1 }
+        return count
+    }
+}
+
+/// The reference `fixed`: rounds the digits of `Double.description`. Exact for every value; the
+/// fast path hands it the values it cannot tell (and the tests compare the two).
+func referenceFixed(_ value: Double, _ decimals: Int) -> String {
+    guard let digits = DecimalDigits(value) else { return nonFiniteText(value) }
+    return digits.rounded(to: max(0, decimals)).text(decimals: max(0, decimals))
+}
+
+/// The reference `plain(value)` and `plain(value, decimals:)`, over `Double.description`'s digits.
+func referencePlain(_ value: Double, decimals: Int? = nil) -> String {
+    guard let digits = DecimalDigits(value) else { return nonFiniteText(value) }
+    return (decimals.map { digits.rounded(to: max(0, $0)) } ?? digits).text(decimals: nil)
 }
 
 private func nonFiniteText(_ value: Double) -> String {

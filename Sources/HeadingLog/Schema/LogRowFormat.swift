@@ -57,7 +57,7 @@ public enum LogRowFormat {
     @inline(__always)
     private static func number(_ value: Double?, _ decimals: Int, _ out: inout [UInt8]) {
         guard let value, value.isFinite, abs(value) < 1e15 else { return }
-        out.append(contentsOf: plain(value, decimals: decimals).utf8)
+        appendPlain(value, decimals: decimals, to: &out)
     }
 
     /// An angle in [0, 360); 360 after rounding becomes 0.
@@ -66,8 +66,13 @@ public enum LogRowFormat {
         guard let value, value.isFinite else { return }
         var a = value.truncatingRemainder(dividingBy: 360)
         if a < 0 { a += 360 }
-        let text = plain(a, decimals: LogSchema.angleDecimals)
-        out.append(contentsOf: (text == "360" ? "0" : text).utf8)
+        let start = out.count
+        appendPlain(a, decimals: LogSchema.angleDecimals, to: &out)
+        if out.count - start == 3, out[start] == UInt8(ascii: "3"), out[start + 1] == UInt8(ascii: "6"),
+           out[start + 2] == UInt8(ascii: "0") {
+            out.removeLast(3)
+            out.append(UInt8(ascii: "0"))
+        }
     }
 
     private static func text(_ value: String?, _ out: inout [UInt8]) {

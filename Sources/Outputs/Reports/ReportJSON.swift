@@ -61,11 +61,8 @@ public enum ReportJSON {
         if let v = value, v.isFinite { o.append((key, number(v, decimals))) }
     }
 
-    /// A number rounded to `decimals` places (no "-0").
+    /// A number rounded to `decimals` places (no "-0"), by the one formatter's rule.
     private static func number(_ v: Double, _ decimals: Int) -> JSONValue {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let r = (v * scale).rounded() / scale
-        return .number(r == 0 ? 0 : r)
+        .number(roundedToDecimals(v, decimals))
     }
 }

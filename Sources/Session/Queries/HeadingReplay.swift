@@ -73,7 +73,9 @@ public struct HeadingReplay: Sendable {
         let out = runtime.output
         if !json { guard out.write(Self.header + "\n") else { return .success } }
         var skipped = 0
-        var lines: [String] = []
+        // Lines are made straight into one byte buffer and written in chunks of about 64 KiB.
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(Self.chunkBytes + 1024)
         for i in recording.magnetic.indices {
             guard let t = times[i] else { skipped += 1; continue }
             let input = recording.magnetic[i]
@@ -85,13 +87,18 @@ public struct HeadingReplay: Sendable {
             guard let e = pipeline.process(field: field, acceleration: acceleration, rotationRate: rotationRate,
                                            monotonic: t, wall: startWall + t)
             else { skipped += 1; continue }
-            lines.append(json ? Self.jsonLine(timeTexts[i], e) : Self.csvLine(timeTexts[i], e))
-            if lines.count >= 256 {
-                guard out.write(lines.joined(separator: "\n") + "\n") else { return .success }
-                lines.removeAll(keepingCapacity: true)
+            if json {
+                buffer.append(contentsOf: Self.jsonLine(timeTexts[i], e).utf8)
+                buffer.append(10)
+            } else {
+                Self.appendCSVLine(timeTexts[i], e, to: &buffer)
+            }
+            if buffer.count >= Self.chunkBytes {
+                guard out.write(String(decoding: buffer, as: UTF8.self)) else { return .success }
+                buffer.removeAll(keepingCapacity: true)
             }
         }
-        if !lines.isEmpty { guard out.write(lines.joined(separator: "\n") + "\n") else { return .success } }
+        if !buffer.isEmpty { guard out.write(String(decoding: buffer, as: UTF8.self)) else { return .success } }
         if skipped > 0 { runtime.say("\(skipped) rows without a usable time or value were skipped") }
         // No estimate at all is no result: the rows were read but none could be used.
         // The same rule as for the rows the reader skipped, whatever made a row unusable.
@@ -107,13 +114,40 @@ public struct HeadingReplay: Sendable {
     public static let header = "t,heading_magnetic_deg,heading_true_deg,accuracy_deg,heading_magnetic_raw_deg,declination_deg,"
         + "declination_source,field_uT,roll_deg,pitch_deg,flags,rate_of_turn_dps,qw,qx,qy,qz"
 
-    static func csvLine(_ t: String, _ e: HeadingEstimate) -> String {
-        func v(_ x: Double?, _ d: Int = 4) -> String { x.map { plain($0, decimals: d) } ?? "" }
+    /// The output is written in chunks of about this many bytes.
+    static let chunkBytes = 1 << 16
+
+    /// Appends one CSV line with its newline: the numbers through the one formatter, straight into `out`.
+    static func appendCSVLine(_ t: String, _ e: HeadingEstimate, to out: inout [UInt8]) {
+        func v(_ x: Double?, _ d: Int = 4) {
+            out.append(44)
+            if let x { appendPlain(x, decimals: d, to: &out) }
+        }
         let q = e.attitude
-        return [t, v(e.magneticHeading), v(e.trueHeading), e.isAccuracyAvailable ? v(e.accuracy, 3) : "",
-                v(e.rawMagneticHeading), v(e.declination), e.declinationSource.label, v(e.fieldStrength, 3),
-                v(e.roll, 3), v(e.pitch, 3), e.flags.names.joined(separator: "|"),
-                v(q == nil ? nil : e.turnRate, 3), v(q?.w, 6), v(q?.x, 6), v(q?.y, 6), v(q?.z, 6)].joined(separator: ",")
+        out.append(contentsOf: t.utf8)
+        v(e.magneticHeading)
+        v(e.trueHeading)
+        v(e.isAccuracyAvailable ? e.accuracy : nil, 3)
+        v(e.rawMagneticHeading)
+        v(e.declination)
+        out.append(44)
+        out.append(contentsOf: e.declinationSource.label.utf8)
+        v(e.fieldStrength, 3)
+        v(e.roll, 3)
+        v(e.pitch, 3)
+        out.append(44)
+        if !e.flags.isEmpty {
+            for (k, name) in e.flags.names.enumerated() {
+                if k > 0 { out.append(UInt8(ascii: "|")) }
+                out.append(contentsOf: name.utf8)
+            }
+        }
+        v(q == nil ? nil : e.turnRate, 3)
+        v(q?.w, 6)
+        v(q?.x, 6)
+        v(q?.y, 6)
+        v(q?.z, 6)
+        out.append(10)
     }
 
     static func jsonLine(_ t: String, _ e: HeadingEstimate) -> String {
