@@ -31,4 +31,28 @@ import Testing
         let written = try String(contentsOfFile: out, encoding: .utf8)
         #expect(written == "clean home; rm -rf /\n")
     }
+
+    /// A long-running command blocks SIGINT, SIGTERM, SIGHUP and SIGWINCH and ignores SIGPIPE; the
+    /// command it starts must not inherit that, or SIGTERM could never end it.
+    @Test func theCommandStartsWithAnEmptySignalMaskAndDefaultActions() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out").path
+        var blocked = sigset_t(), previous = sigset_t()
+        sigemptyset(&blocked)
+        for s in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] { sigaddset(&blocked, s) }
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        let oldPipe = signal(SIGPIPE, SIG_IGN)
+        let pid = spawnShellCommand(#"grep -E '^Sig(Blk|Ign):' /proc/$$/status > "$OUT""#, environment: [("OUT", out)])
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        signal(SIGPIPE, oldPipe)
+        #expect(waitForExit(try #require(pid)))
+        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        for line in lines {
+            let mask = UInt64(line.split(separator: "\t").last.map(String.init) ?? "", radix: 16)
+            #expect(mask == 0, "\(line)")
+        }
+    }
 }

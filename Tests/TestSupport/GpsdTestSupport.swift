@@ -20,10 +20,6 @@ public func findExecutable(_ name: String) -> String? {
 public let gpsfakeMissingMessage = "gpsfake is not installed (Debian packages gpsd and gpsd-clients); "
     + "'make test' installs them — skipping the tests against a real gpsd"
 
-/// Clears the signal mask, then runs argv[1:] in place (same pid, same process group).
-private let unblockAndExec =
-    "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
-
 /// The NMEA logs and gpsd's .chk output (Tests/Fixtures/nmea).
 public let nmeaFolder = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/nmea")
@@ -84,11 +80,12 @@ public func pollUntil(_ timeout: Double, _ condition: () -> Bool) -> Bool {
 
 /// gpsfake replaying one log once (`gpsfake -1 -p -q -P PORT LOG`) with a private TMPDIR. Its
 /// stdout (the JSON gpsd produced) is kept as the reference. The process runs in its own process
-/// group (Foundation's Process does that), so `kill()` takes gpsd down with it.
+/// group with a clean signal mask (`SpawnedChild`), so gpsd sees gpsfake's SIGTERM at the end of the
+/// log and `kill()` takes gpsd down with it.
 public final class GpsFake {
     public let port: UInt16
     public let folder: URL
-    public let process = Process()
+    private var child: SpawnedChild?
     public var referenceURL: URL { folder.appendingPathComponent("reference.json") }
 
     public init(log: String, port: UInt16, cycle: Double? = nil) throws {
@@ -100,19 +97,13 @@ public final class GpsFake {
         var arguments = ["-1", "-p", "-q", "-P", String(port)]
         if let cycle { arguments += ["-c", String(cycle)] }
         arguments.append(nmeaFolder.appendingPathComponent(log).path)
-        // Test threads block most signals and a spawned process inherits that mask: gpsd would
-        // then never see gpsfake's SIGTERM at the end of the log. gpsfake is a Python script, so
-        // Python is there to clear the mask before it starts.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", unblockAndExec, gpsfakePath ?? "/usr/bin/gpsfake"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = folder.path
-        process.environment = environment
-        process.standardOutput = try FileHandle(forWritingTo: referenceURL)
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        child = try SpawnedChild(gpsfakePath ?? "/usr/bin/gpsfake", arguments, environment: environment,
+                                 outputPath: referenceURL.path)
     }
+
+    private var isRunning: Bool { child?.isRunning ?? false }
 
     deinit {
         kill()
@@ -121,21 +112,17 @@ public final class GpsFake {
 
     /// Waits until gpsd accepts connections (the recipe: poll, then start the client at once).
     public func waitUntilListening(timeout: Double = 15) -> Bool {
-        pollUntil(timeout) { acceptsConnections(port) || !process.isRunning }
-            && process.isRunning
+        pollUntil(timeout) { acceptsConnections(port) || !isRunning }
+            && isRunning
     }
 
     /// Waits for gpsfake to reach the end of the log and exit.
     public func waitUntilFinished(timeout: Double = 30) -> Bool {
-        pollUntil(timeout) { !process.isRunning }
+        pollUntil(timeout) { !isRunning }
     }
 
     /// Kills gpsfake and its gpsd (the whole process group) at once.
-    public func kill() {
-        guard process.isRunning else { return }
-        Glibc.kill(-process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    public func kill() { child?.kill() }
 
     /// The JSON lines gpsd sent to gpsfake's own client.
     public func referenceLines() -> [String] {

@@ -29,7 +29,7 @@ public func runLodestoneLimited(_ arguments: [String], dataLimitKiB: Int, timeou
     let argv = (["/bin/sh", "-c", script, lodestoneBinaryPath] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ)
+    let spawned = withCleanSpawnAttributes { posix_spawn(&pid, "/bin/sh", &actions, $0, argv, environ) }
     guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
     var status: Int32 = 0
     var usage = rusage()

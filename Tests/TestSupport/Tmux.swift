@@ -49,7 +49,9 @@ public final class TmuxServer {
         let envp = env.map { strdup("\($0.key)=\($0.value)") }
         defer { envp.forEach { free($0) } }
         var pid = pid_t()
-        guard posix_spawn(&pid, executable, &actions, nil, argv + [nil], envp + [nil]) == 0 else {
+        // A clean signal mask and default actions: the server outlives this call and must die on SIGTERM
+        // (test threads block signals, and a spawned child would inherit that).
+        guard withCleanSpawnAttributes({ posix_spawn(&pid, executable, &actions, $0, argv + [nil], envp + [nil]) }) == 0 else {
             throw CocoaError(.executableLoad)
         }
         var status: Int32 = 0
