@@ -37,7 +37,7 @@ private func benchServePublish() {
     let sinks: [any ServeSink] = [
         MessageSink.nmea(.server(server), formatter: NMEAFormatter(), label: "nmea"),
         MessageSink.signalK(.datagrams(udp), delta: SignalKDelta(), label: "signalk"),
-        JSONLinesSink(output: null, label: "json"),
+        JSONLinesSink(output: BoundedOutput(TextOutputChannel(null)), label: "json"),
     ]
     let estimate = HeadingEstimate(monotonic: 1, wall: 1_795_000_000, magneticHeading: 123.4, trueHeading: 136.2,
                                    rawMagneticHeading: 123.3, accuracy: 1.1, trueAccuracy: 1.2, declination: 12.8,

@@ -43,9 +43,14 @@ public final class GpsdClient: GNSSSource {
         var finished = false
     }
 
-    public init(address: GpsdAddress = .default, settings: Settings = Settings()) {
+    /// The clock that stamps fixes (`receivedAt`), holds epochs and paces retries: the session's
+    /// (a test's manual clock), so fix ages and the loop's schedule are on one time.
+    public let time: any TimeSource
+
+    public init(address: GpsdAddress = .default, settings: Settings = Settings(), time: any TimeSource = SystemTime()) {
         self.address = address
         self.settings = settings
+        self.time = time
     }
 
     public var name: String { "gpsd at \(address)" }
@@ -80,7 +85,7 @@ public final class GpsdClient: GNSSSource {
     /// Asks the thread to stop and waits up to `timeout` seconds for it (a connect to an
     /// unreachable remote host can take longer; the thread then ends on its own).
     public func stop() {
-        stop(timeout: 1)
+        stop(timeout: 0.5)
     }
 
     /// See `stop()`.
@@ -153,7 +158,7 @@ public final class GpsdClient: GNSSSource {
             case .tooLong:
                 return .lineTooLong
             }
-            if let fix = merger.poll(now: Clock.monotonic()) { deliver(fix) }
+            if let fix = merger.poll(now: time.monotonic()) { deliver(fix) }
         }
         return .stopped
     }
@@ -162,7 +167,7 @@ public final class GpsdClient: GNSSSource {
         guard let report = try? GpsdReport.parse(line) else { return }
         switch report {
         case .tpv(let fix):
-            let now = Clock.monotonic()
+            let now = time.monotonic()
             if fix.hasPosition {
                 for epoch in merger.add(fix, at: now) { deliver(epoch) }
                 mailbox.setState(merger.frozenTime.map { .timeFrozen($0) } ?? .connected)
@@ -186,14 +191,14 @@ public final class GpsdClient: GNSSSource {
     static let waitingAfterSeconds = 2.0
 
     private func deliver(_ fix: Fix) {
-        mailbox.post(ReceivedFix(fix: fix, receivedAt: Clock.monotonic()))
+        mailbox.post(ReceivedFix(fix: fix, receivedAt: time.monotonic()))
     }
 
-    /// Sleeps in short slices so a stop request is noticed quickly.
+    /// Waits `seconds` on the client's clock, in short real sleeps so a stop request is noticed quickly.
     private func pause(_ seconds: Double) {
-        let end = Clock.monotonic() + seconds
-        while !mailbox.stopRequested, Clock.monotonic() < end {
-            Clock.sleep(seconds: min(0.02, max(0, end - Clock.monotonic())))
+        let end = time.monotonic() + seconds
+        while !mailbox.stopRequested, time.monotonic() < end {
+            Clock.sleep(seconds: min(0.02, max(0.001, end - time.monotonic())))
         }
     }
 }

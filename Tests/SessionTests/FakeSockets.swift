@@ -16,6 +16,8 @@ final class FakeSockets: SocketSystem {
         /// The consumer hangs up at this time.
         var hangsUpAt: Double
         var datagrams: [[UInt8]] = []
+        /// Bytes the client has sent us and we have not read (a client that floods input).
+        var pendingInput = 0
 
         init(capacity: Int, readsFrom: Double, hangsUpAt: Double) {
             self.capacity = capacity
@@ -93,10 +95,20 @@ final class FakeSockets: SocketSystem {
         return .sent(n)
     }
 
-    func drainInput(_ fd: Int32) -> Bool {
+    /// Bytes read from each client's input, and the most asked for in one call.
+    private(set) var inputRead: [Int32: Int] = [:]
+    private(set) var largestInputBudget = 0
+
+    func drainInput(_ fd: Int32, budget: Int) -> Bool {
         guard let p = peers[fd] else { return false }
+        largestInputBudget = max(largestInputBudget, budget)
+        let n = min(budget, p.pendingInput)
+        p.pendingInput -= n
+        inputRead[fd, default: 0] += n
         return clock.now() < p.hangsUpAt
     }
+
+    func peerName(_ fd: Int32) -> String? { "peer \(fd)" }
 
     func localPort(_ fd: Int32) -> UInt16? { listeners[fd] }
 

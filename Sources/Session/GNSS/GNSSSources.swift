@@ -27,7 +27,7 @@ public enum GNSSSourceChoice: Sendable, Equatable {
     /// Opens the source (not yet started).
     public func open(time: any TimeSource) -> any GNSSSource {
         switch self {
-        case .gpsd(let address): return GpsdClient(address: address)
+        case .gpsd(let address): return GpsdClient(address: address, time: time)
         case .simulated: return simulatedGNSS(time: time)
         }
     }

@@ -45,31 +45,55 @@ public struct TrackRequest: Sendable {
 public enum TrackSession {
     public static func run(_ request: TrackRequest, runtime: Runtime) throws -> ExitCode {
         let inbox = ControlInbox(runtime.events)
-        let time = runtime.time
-        let source = request.source.open(time: time)
-        let output = TrackOutput(format: request.format, style: request.style, language: request.language,
+        let source = request.source.open(time: runtime.time)
+        let reports = TrackReports(request, runtime: runtime)
+        let loop = LiveLoop(gnss: source, runtime: runtime, inbox: inbox, duration: request.duration)
+        let end = try loop.run([reports])
+        if let failure = reports.output.error { throw failure }
+        if end == .duration, let update = loop.lastGNSS, let error = reports.progress.failure(of: update) { throw error }
+        return .success
+    }
+
+    /// `track`'s consumer of the live loop: each fix through the movement tracker, each report a
+    /// line (text, CSV or JSON) on standard output without waiting for it, the source's states
+    /// and why fixes are ignored on stderr.
+    final class TrackReports: LiveConsumer {
+        let request: TrackRequest
+        let runtime: Runtime
+        let format: TrackOutput
+        let output: BoundedOutput
+        var tracker: MovementTracker
+        var progress = GNSSProgress()
+        private var staleNoted = false
+        private var losses = LossReport()
+
+        init(_ request: TrackRequest, runtime: Runtime) {
+            self.request = request
+            self.runtime = runtime
+            format = TrackOutput(format: request.format, style: request.style, language: request.language,
                                  units: request.units ?? runtime.environment.units)
-        var tracker = MovementTracker(gate: QualityGate(minimumMode: request.minimumMode,
+            output = runtime.streamingOutput()
+            tracker = MovementTracker(gate: QualityGate(minimumMode: request.minimumMode,
                                                         maximumHorizontalError: request.maximumHorizontalError),
                                       distanceFilter: request.distanceFilter)
-        let out = runtime.output
-        if let header = output.header, !out.write(header) { return .success }
+        }
 
-        source.start()
-        defer { source.stop() }
-        let started = time.monotonic()
-        var progress = GNSSProgress()
-        var staleNoted = false
-        while !inbox.stopRequested {
-            let now = time.monotonic()
-            let update = source.take(now: now)
+        var turnInterval: Double { 0.05 }
+
+        func start(_ loop: LiveLoop) throws {
+            if let header = format.header { output.write(header) }
+        }
+
+        func gnss(_ update: GNSSUpdate, outcomes: [FixOutcome], loop: LiveLoop) throws -> LiveStep {
+            guard let source = loop.gnss else { return .finish }
+            let now = loop.time.monotonic()
             progress.observe(update, source: source, runtime: runtime)
             for received in update.fixes {
                 staleNoted = false
                 switch tracker.process(received.fix) {
                 case .report(let report):
-                    if !out.write(output.line(report)) { return .success }
-                    if let count = request.count, report.sequence >= count { return .success }
+                    if !output.write(format.line(report)) { return .finish }
+                    if let count = request.count, report.sequence >= count { return .finish }
                 case .rejected(let why):
                     // Say why nothing is reported, at most every 10 s.
                     progress.ignoring(why, now: now, runtime: runtime)
@@ -81,12 +105,18 @@ public enum TrackSession {
                 staleNoted = true
                 runtime.say("no new fix for \(Int(now - latest.receivedAt)) s; the last one is stale")
             }
-            if let duration = request.duration, now - started >= duration {
-                if let error = progress.failure(of: update) { throw error }
-                return .success
-            }
-            inbox.wait(seconds: 0.05)
+            return .proceed
         }
-        return .success
+
+        func turn(_ loop: LiveLoop, now: Double) throws -> LiveStep {
+            output.flush()
+            losses.check(now: now, lost: output.dropped) { runtime.say("\(output.name) is not read fast enough: \($0) lines lost so far") }
+            return output.failure == nil ? .proceed : .finish
+        }
+
+        func finish(_ end: LiveEnd?, loop: LiveLoop) throws {
+            output.finish(waiting: 0.5)
+            losses.final(lost: output.dropped) { runtime.say("\(output.name) is not read fast enough: \($0) lines lost") }
+        }
     }
 }

@@ -42,14 +42,14 @@ public struct LiveRequest: Sendable {
     }
 }
 
-/// What `watch` and `log` run while they are live: the sensor reader, the heading pipeline, the GNSS
-/// source (its fixes set the declination, make movement reports and, opt-in, teach the deviation
-/// card), and the log row built from both. The front ends only read its state.
+/// What `watch`, `log` and `serve` run while they are live: the sensor reader, the heading pipeline,
+/// the GNSS source, the per-fix stage (`FixStage`: declination, movement, regions, ground track,
+/// course) and the log row built from both. `LiveLoop` drives it; the front ends only read its state.
 ///
 /// ```swift
 /// let live = try LiveSession.open(request, runtime: runtime, inbox: inbox)
 /// live.pump()
-/// live.pollGNSS()
+/// live.apply(gnss.take(now: clock.monotonic()))
 /// if let e = live.pipeline.estimate { show(e) }
 /// ```
 public final class LiveSession {
@@ -57,7 +57,9 @@ public final class LiveSession {
     public let pipeline: HeadingPipeline
     public let gnss: (any GNSSSource)?
     let time: any TimeSource
-    public private(set) var tracker: MovementTracker
+    /// The per-fix stage: tracker, regions, ground track.
+    public private(set) var fixStage: FixStage
+    public var tracker: MovementTracker { fixStage.tracker }
     /// The newest GNSS fix and when it arrived.
     public private(set) var latestFix: ReceivedFix?
     public private(set) var gnssState: GNSSState?
@@ -66,27 +68,27 @@ public final class LiveSession {
     /// The fix the last log row carried, and the distance travelled then, for the leg of the next.
     private var lastLoggedFix: Fix?
     private var travelledAtLastLoggedFix = 0.0
-    /// The last fix with a speed and course, for the rates of change the attitude needs.
-    private var lastGroundTrack: (time: Double, speed: Double, course: Double)?
     public private(set) var deviationLearned = 0
-    public let learnsDeviation: Bool
+    public var learnsDeviation: Bool { fixStage.learnsDeviation }
     /// True when the sensor is the simulator's.
     public let simulated: Bool
-    /// The regions watched (`--region`), and their events so far (the last 20, newest last).
-    public var regionMonitor: RegionMonitor?
+    /// The regions watched (`--region`), nil when none.
+    public var regionMonitor: RegionMonitor? { fixStage.regionMonitor }
+    /// The region events so far (the last 20, newest last).
     public private(set) var regionEvents: [(event: RegionEvent, name: String)] = []
     /// Told each region event as it happens, in the order added (`onRegionEvent(_:)`).
     private var regionEventHandlers: [(RegionEvent, String) -> Void] = []
+    /// Told each sample after the pipeline has run it, with the estimate it made (`onSample(_:)`).
+    private var sampleHandlers: [(MagnetometerSample, HeadingEstimate?) -> Void] = []
 
     public init(reader: MagnetometerReader, pipeline: HeadingPipeline, gnss: (any GNSSSource)?, time: any TimeSource,
-                distanceFilter: Double, learnsDeviation: Bool, simulated: Bool) {
+                distanceFilter: Double, learnsDeviation: Bool, simulated: Bool, regions: [Region] = []) {
         self.reader = reader
         self.pipeline = pipeline
         self.simulated = simulated
         self.gnss = gnss
         self.time = time
-        self.learnsDeviation = learnsDeviation
-        tracker = MovementTracker(gate: QualityGate(), distanceFilter: distanceFilter)
+        fixStage = FixStage(distanceFilter: distanceFilter, learnsDeviation: learnsDeviation, regions: regions)
         gnss?.start()
     }
 
@@ -118,15 +120,14 @@ public final class LiveSession {
         var gnss: (any GNSSSource)?
         switch request.gnss {
         case .none: gnss = nil
-        case .gpsd(let address): gnss = GpsdClient(address: address)
+        case .gpsd(let address): gnss = GpsdClient(address: address, time: runtime.time)
         case .automatic:
-            gnss = source.rig.map { simulatedGNSS(time: runtime.time, scenario: $0.setup.scenario) } ?? GpsdClient(address: .default)
+            gnss = source.rig.map { simulatedGNSS(time: runtime.time, scenario: $0.setup.scenario) }
+                ?? GpsdClient(address: .default, time: runtime.time)
         }
-        let live = LiveSession(reader: reader, pipeline: pipeline, gnss: gnss, time: runtime.time,
-                               distanceFilter: request.distanceFilter, learnsDeviation: request.heading.learnsDeviation,
-                               simulated: source.isSimulated)
-        if !request.regions.isEmpty { live.regionMonitor = RegionMonitor(regions: request.regions) }
-        return live
+        return LiveSession(reader: reader, pipeline: pipeline, gnss: gnss, time: runtime.time,
+                           distanceFilter: request.distanceFilter, learnsDeviation: request.heading.learnsDeviation,
+                           simulated: source.isSimulated, regions: request.regions)
     }
 
     /// Adds a handler told each region event (`--region`) with the region's name: the piped `watch`,
@@ -135,13 +136,26 @@ public final class LiveSession {
         regionEventHandlers.append(handler)
     }
 
+    /// Adds a handler told each sample once the pipeline has run it, with the estimate it made (nil
+    /// while the filter starts): the hook for work per sample beside the heading.
+    public func onSample(_ handler: @escaping (MagnetometerSample, HeadingEstimate?) -> Void) {
+        sampleHandlers.append(handler)
+    }
+
+    /// Runs one sample through the pipeline and the sample handlers.
+    private func process(_ sample: MagnetometerSample) -> HeadingEstimate? {
+        let estimate = pipeline.process(sample)
+        for handler in sampleHandlers { handler(sample, estimate) }
+        return estimate
+    }
+
     /// Reads every sample that is ready now (never blocks) and returns the newest estimate, if any.
     @discardableResult
     public func pump(limit: Int = 1000) -> HeadingEstimate? {
         var newest: HeadingEstimate?
         for _ in 0..<limit {
             guard let s = reader.poll() else { break }
-            if let e = pipeline.process(s) { newest = e }
+            if let e = process(s) { newest = e }
         }
         return newest
     }
@@ -151,58 +165,50 @@ public final class LiveSession {
     @discardableResult
     public func next(timeout: Double) -> HeadingEstimate? {
         guard let sample = reader.next(timeout: timeout) else { return nil }
-        let first = pipeline.process(sample)
+        let first = process(sample)
         return pump() ?? first
     }
 
-    /// Takes what the GNSS source has (never blocks) and feeds it on.
-    public func pollGNSS() {
-        guard let gnss else { return }
-        let update = gnss.take(now: time.monotonic())
-        gnssState = update.state
-        for received in update.fixes {
-            latestFix = received
-            let fix = received.fix
-            guard fix.hasPosition, let lat = fix.lat, let lon = fix.lon else { continue }
-            pipeline.updateFix(latitude: lat, longitude: lon)
-            if regionMonitor != nil, let point = try? GeoPoint(latitude: lat, longitude: lon),
-               let events = regionMonitor?.update(at: point, horizontalError: fix.horizontalError, time: received.receivedAt) {
-                for event in events {
-                    let name = regionMonitor?.regions[event.region].name ?? ""
-                    regionEvents.append((event, name))
-                    for handler in regionEventHandlers { handler(event, name) }
-                }
-                if regionEvents.count > 20 { regionEvents.removeFirst(regionEvents.count - 20) }
-            }
-            if case .report(let report) = tracker.process(fix) {
-                reports.append(report)
-                if reports.count > 20 { reports.removeFirst(reports.count - 20) }
-            }
-            observeGroundTrack(fix, receivedAt: received.receivedAt)
-            if learnsDeviation, let course = fix.course, let speed = fix.speed {
-                if case .learned = pipeline.observeCourse(CourseObservation(
-                    monotonic: received.receivedAt, course: course, courseError: fix.epd, speed: speed)) {
-                    deviationLearned += 1
-                }
-            }
-        }
-        if update.latestIsStale, let latest = update.latest { latestFix = latest }
+    /// Takes what the GNSS source has (never blocks) and feeds it on; returns each fix's outcome.
+    @discardableResult
+    public func pollGNSS() -> [FixOutcome] {
+        guard let gnss else { return [] }
+        return apply(gnss.take(now: time.monotonic()))
     }
 
-    /// Speed and course from consecutive fixes give the vehicle's acceleration along and across its
-    /// track. Only while moving (below 1 m/s a course is noise) and for fixes at most 5 s apart.
-    private func observeGroundTrack(_ fix: Fix, receivedAt: Double) {
-        guard let time = fix.time, let speed = fix.speed, let course = fix.course, speed.isFinite, course.isFinite else {
-            lastGroundTrack = nil
-            return
+    /// Runs each new fix of `update` through the per-fix stage and applies what it says: the
+    /// declination's position, the ground-track motion and the course observation to the pipeline,
+    /// the movement report and region events to the session's lists (and the region handlers).
+    @discardableResult
+    public func apply(_ update: GNSSUpdate) -> [FixOutcome] {
+        gnssState = update.state
+        var outcomes: [FixOutcome] = []
+        for received in update.fixes {
+            latestFix = received
+            let outcome = fixStage.process(received)
+            apply(outcome)
+            outcomes.append(outcome)
         }
-        defer { lastGroundTrack = (time, speed, course) }
-        guard let previous = lastGroundTrack, speed >= 1, previous.speed >= 1 else { return }
-        let dt = time - previous.time
-        guard dt > 0, dt <= 5 else { return }
-        pipeline.observeGroundTrack(speed: speed, speedRate: (speed - previous.speed) / dt,
-                                    courseRate: angleDifference(course, previous.course) / dt,
-                                    monotonic: receivedAt)
+        if update.latestIsStale, let latest = update.latest { latestFix = latest }
+        return outcomes
+    }
+
+    private func apply(_ outcome: FixOutcome) {
+        guard let position = outcome.position else { return }
+        pipeline.updateFix(latitude: position.latitude, longitude: position.longitude)
+        for (event, name) in outcome.regionEvents {
+            regionEvents.append((event, name))
+            for handler in regionEventHandlers { handler(event, name) }
+        }
+        if regionEvents.count > 20 { regionEvents.removeFirst(regionEvents.count - 20) }
+        if let report = outcome.report {
+            reports.append(report)
+            if reports.count > 20 { reports.removeFirst(reports.count - 20) }
+        }
+        if let g = outcome.groundTrack {
+            pipeline.observeGroundTrack(speed: g.speed, speedRate: g.speedRate, courseRate: g.courseRate, monotonic: g.monotonic)
+        }
+        if let course = outcome.course, case .learned = pipeline.observeCourse(course) { deviationLearned += 1 }
     }
 
     /// The newest fix unless it is stale.
@@ -213,7 +219,7 @@ public final class LiveSession {
 
     /// Forgets the movement track (the dashboard's r key).
     public func resetTrack() {
-        tracker.reset()
+        fixStage.resetTrack()
         reports.removeAll()
         travelledAtLastLoggedFix = 0
     }

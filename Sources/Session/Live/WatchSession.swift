@@ -97,23 +97,31 @@ public enum WatchSession {
             speedUnit: speedUnit, language: request.language ?? .en, colorEnabled: !env.colorDisabled,
             asciiOnly: request.ascii || !env.localeIsUTF8)
         let status: ExitCode
+        var consumers: [any LiveConsumer] = []
+        if let log {
+            // One row per shown line piped; at most `WatchView.logRate` rows a second on the dashboard.
+            let dashboard = runtime.terminal != nil && !dumb && !request.json && !request.once
+            consumers.append(LogRows(log, live: live, minimumInterval: dashboard ? 1 / WatchView.logRate : 0))
+        }
         if let terminal = runtime.terminal, !dumb, !request.json {
             if request.once {
-                return try printOneFrame(live: live, settings: settings, terminal: terminal, runtime: runtime, inbox: inbox,
-                                         units: units, fixTimeout: request.onceTimeout)
+                let frame = OneFrame(live: live, settings: settings, terminal: terminal, runtime: runtime, units: units,
+                                     fixTimeout: request.onceTimeout)
+                try LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: 50).run([frame])
+                return .success
             }
             let view = WatchView(live: live, units: units, places: nearbySearch(runtime: runtime),
                                  destination: request.destination)
             var chosenUnit = settings.speedUnit
-            try runDashboard(
-                runtime: runtime, inbox: inbox, terminal: terminal,
-                frameRate: request.rate.map { min(30, max(10, $0)) } ?? 20, settings: settings,
-                sample: { try view.step(log: log) },
+            let dashboard = Dashboard(
+                runtime: runtime, terminal: terminal, settings: settings,
                 onAction: { action, now in
                     view.handle(action)
                     chosenUnit = now.speedUnit
                 },
                 state: { view.state(settings: $0) })
+            let rate = request.rate.map { min(30, max(10, $0)) } ?? 20
+            try LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: rate).run(consumers + [dashboard])
             // The u key's choice is remembered for the next run.
             if chosenUnit != settings.speedUnit {
                 do {
@@ -125,83 +133,16 @@ public enum WatchSession {
             status = .success
         } else {
             sayRegionEvents(live, runtime: runtime, language: request.language ?? .en, units: units)
-            status = try runPlain(live: live, log: log, runtime: runtime, inbox: inbox, rate: request.rate ?? 10,
-                                  once: request.once ? request.onceTimeout : nil, language: request.language ?? .en,
-                                  json: request.json)
+            let output = runtime.streamingOutput()
+            let lines = StreamedLines(output: output, runtime: runtime, json: request.json, language: request.language ?? .en,
+                                      once: request.once ? request.onceTimeout : nil)
+            try LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: request.rate ?? 10).run(consumers + [lines])
+            if let failure = output.error { throw failure }
+            status = .success
         }
         try log?.close()
         try live.saveLearnedDeviation(explicitPath: request.live.calibrationPath, runtime: runtime)
         return status
-    }
-
-    /// Piped (or --once): one plain line per update, written as made. With `once` (the time to wait
-    /// for a GNSS fix), one line when `onceIsReady` says so.
-    static func runPlain(live: LiveSession, log: LogSession?, runtime: Runtime, inbox: ControlInbox, rate: Double,
-                         once fixTimeout: Double?, language: Language, json: Bool = false) throws -> ExitCode {
-        let time = runtime.time
-        let reader = live.reader
-        let period = 1 / rate
-        var nextFrame = time.monotonic()
-        let started = nextFrame
-        let once = fixTimeout != nil
-        let onceDeadline = nextFrame + onceTimeout
-        var lastShown: Double?
-        var lastStatus: String?
-        while !inbox.stopRequested {
-            live.next(timeout: max(0, min(0.05, nextFrame - time.monotonic())))
-            let now = time.monotonic()
-            live.pollGNSS()
-            if now >= nextFrame {
-                nextFrame = max(nextFrame + period, now - period)
-                if let estimate = live.pipeline.estimate, estimate.monotonic != lastShown,
-                   fixTimeout.map({ onceIsReady(live, waited: now - started, timeout: $0, runtime: runtime) }) ?? true {
-                    lastShown = estimate.monotonic
-                    // One log row per shown update. The row is built only here: building it marks
-                    // the current fix as logged (its distance and bearing go on this row).
-                    if let log, let row = live.logRow() { try log.append(row) }
-                    let line = json
-                        ? ReportJSON.heading(HeadingReport(estimate),
-                                             fix: live.currentFix().map { ServeSession.fixReport($0, wall: time.wall()) }).serialized()
-                        : plainLine(estimate, language: language)
-                    guard runtime.output.write(line + "\n") else { return .success }
-                    if once { return .success }
-                }
-                if reader.statusMessage != lastStatus {
-                    lastStatus = reader.statusMessage
-                    if let message = lastStatus { runtime.say(message) }
-                }
-            }
-            try log?.tick()
-            if once && live.pipeline.estimate == nil && now >= onceDeadline {
-                if let message = reader.statusMessage { runtime.say(message) }
-                throw SensorError.dataNotReady(reader.magnetometer.info.chip, seconds: onceTimeout)
-            }
-        }
-        return .success
-    }
-
-    /// `--once` on a terminal: one dashboard frame, printed in place of the prompt (no alternate
-    /// screen), once the first estimate is in and, with a GNSS source, the true heading (`onceIsReady`).
-    static func printOneFrame(live: LiveSession, settings: DashboardSettings, terminal: any KeyboardTerminal,
-                              runtime: Runtime, inbox: ControlInbox, units: UnitSystem, fixTimeout: Double) throws -> ExitCode {
-        let view = WatchView(live: live, units: units)
-        let time = runtime.time
-        let start = time.monotonic()
-        while !inbox.stopRequested {
-            try view.step(log: nil)
-            let waited = time.monotonic() - start
-            if onceIsReady(live, waited: waited, timeout: fixTimeout, runtime: runtime) { break }
-            if live.pipeline.estimate == nil && waited > onceTimeout {
-                if let message = live.reader.statusMessage { runtime.say(message) }
-                throw SensorError.dataNotReady(live.reader.magnetometer.info.chip, seconds: onceTimeout)
-            }
-            inbox.wait(seconds: 0.02)
-        }
-        let (columns, rows) = terminal.size() ?? (80, 24)
-        let state = settings.applied(to: view.state(settings: settings))
-        let lines = renderDashboard(state: state, columns: columns, rows: max(1, rows - 1))
-        runtime.output.write(lines.joined(separator: "\n") + "\n")
-        return .success
     }
 
     /// `watch --deviation show`: the sensor's deviation card, sector by sector.

@@ -2,39 +2,48 @@ import GNSS
 import Navigation
 import Platform
 
-/// The loop `goto` and `regions` share: start the GNSS source, report its state changes on stderr,
-/// pass each fix that passes the gate to `body` (which returns false to stop), until a stop
-/// signal, the duration, or `body` says so. Like `track`'s loop: never a sleep, every wait on the
-/// inbox (the session's clock).
+/// What `goto` and `regions` share, on the live loop: start the GNSS source, report its state
+/// changes on stderr, pass each fix that passes the gate to `body` (which returns false to stop),
+/// until a stop signal, the duration, or `body` says so.
 struct FixLoop {
     var source: GNSSSourceChoice
     var gate: QualityGate
     var duration: Double?
 
-    func run(runtime: Runtime, _ body: (Fix, Double) throws -> Bool) throws {
+    func run(runtime: Runtime, _ body: @escaping (Fix, Double) throws -> Bool) throws {
         let inbox = ControlInbox(runtime.events)
-        let time = runtime.time
-        let source = self.source.open(time: time)
-        source.start()
-        defer { source.stop() }
-        let started = time.monotonic()
+        let consumer = GatedFixes(gate: gate, runtime: runtime, body: body)
+        let loop = LiveLoop(gnss: source.open(time: runtime.time), runtime: runtime, inbox: inbox, duration: duration)
+        let end = try loop.run([consumer])
+        if end == .duration, let update = loop.lastGNSS, let error = consumer.progress.failure(of: update) { throw error }
+    }
+
+    final class GatedFixes: LiveConsumer {
+        let gate: QualityGate
+        let runtime: Runtime
+        let body: (Fix, Double) throws -> Bool
         var progress = GNSSProgress()
-        while !inbox.stopRequested {
-            let now = time.monotonic()
-            let update = source.take(now: now)
+
+        init(gate: QualityGate, runtime: Runtime, body: @escaping (Fix, Double) throws -> Bool) {
+            self.gate = gate
+            self.runtime = runtime
+            self.body = body
+        }
+
+        var turnInterval: Double { 0.05 }
+
+        func gnss(_ update: GNSSUpdate, outcomes: [FixOutcome], loop: LiveLoop) throws -> LiveStep {
+            guard let source = loop.gnss else { return .finish }
+            let now = loop.time.monotonic()
             progress.observe(update, source: source, runtime: runtime)
             for received in update.fixes {
                 if let why = gate.rejection(of: received.fix) {
                     progress.ignoring(why, now: now, runtime: runtime)
                     continue
                 }
-                if try !body(received.fix, received.receivedAt) { return }
+                if try !body(received.fix, received.receivedAt) { return .finish }
             }
-            if let duration, now - started >= duration {
-                if let error = progress.failure(of: update) { throw error }
-                return
-            }
-            inbox.wait(seconds: 0.05)
+            return .proceed
         }
     }
 }

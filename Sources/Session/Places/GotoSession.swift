@@ -100,31 +100,41 @@ public enum GotoSession {
         return .success
     }
 
-    /// The fix loop with the compass read alongside (a `LiveSession`, as `watch` opens it): each
-    /// new fix comes with the newest true heading (none until the declination is known).
+    /// The fix loop with the compass read alongside (a `LiveSession`, as `watch` opens it, on the
+    /// live loop): each new fix comes with the newest true heading (none until the declination is known).
     static func withCompass(_ request: LiveRequest, gate: QualityGate, duration: Double?, runtime: Runtime,
-                            _ body: (Fix, Double, Double?) throws -> Bool) throws {
+                            _ body: @escaping (Fix, Double, Double?) throws -> Bool) throws {
         let inbox = ControlInbox(runtime.events)
         let live = try LiveSession.open(request, runtime: runtime, inbox: inbox)
-        live.gnss?.start()
         defer { live.gnss?.stop() }
-        let started = runtime.time.monotonic()
-        var lastFix = -Double.infinity
-        var lastState: GNSSState?
-        while !inbox.stopRequested {
-            live.next(timeout: 0.05)
-            live.pollGNSS()
-            if let state = live.gnssState, state != lastState, let source = live.gnss {
-                lastState = state
-                runtime.say(describe(state, source: source))
+        try LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: 20, duration: duration)
+            .run([CompassFixes(gate: gate, runtime: runtime, body: body)])
+    }
+
+    /// `goto --compass`'s consumer: the GNSS state changes on stderr, each accepted fix with the true heading.
+    final class CompassFixes: LiveConsumer {
+        let gate: QualityGate
+        let runtime: Runtime
+        let body: (Fix, Double, Double?) throws -> Bool
+        private var lastState: GNSSState?
+
+        init(gate: QualityGate, runtime: Runtime, body: @escaping (Fix, Double, Double?) throws -> Bool) {
+            self.gate = gate
+            self.runtime = runtime
+            self.body = body
+        }
+
+        var turnInterval: Double { 0.05 }
+
+        func gnss(_ update: GNSSUpdate, outcomes: [FixOutcome], loop: LiveLoop) throws -> LiveStep {
+            if update.state != lastState, let source = loop.gnss {
+                lastState = update.state
+                runtime.say(describe(update.state, source: source))
             }
-            if let received = live.latestFix, received.receivedAt > lastFix {
-                lastFix = received.receivedAt
-                if gate.accepts(received.fix), try !body(received.fix, received.receivedAt, live.pipeline.estimate?.trueHeading) {
-                    return
-                }
+            for received in update.fixes where gate.accepts(received.fix) {
+                if try !body(received.fix, received.receivedAt, loop.live?.pipeline.estimate?.trueHeading) { return .finish }
             }
-            if let duration, runtime.time.monotonic() - started >= duration { return }
+            return .proceed
         }
     }
 

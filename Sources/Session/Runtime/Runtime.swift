@@ -32,6 +32,10 @@ public struct Runtime {
     public var environment: EnvironmentValues
     /// The command name used in messages: "lodestone watch: …".
     public var command: String
+    /// Standard output as a channel written without waiting, for the live commands' streams (lines,
+    /// JSON): nil writes through `output` (a test's captured text; a test may set a scripted
+    /// consumer that stalls or fails instead).
+    public var outputChannel: (any ByteChannel)?
 
     public init(time: any TimeSource, events: any ControlEventSource, output: any TextOutput,
                 diagnostics: any TextOutput, terminal: (any KeyboardTerminal)? = nil, interactiveInput: Bool = false,
@@ -56,10 +60,18 @@ public struct Runtime {
     public static func system(command: String, signals: Bool = true) -> Runtime {
         let tty = TerminalDevice()
         let events: any ControlEventSource = signals ? SignalWatcher() : DefaultSignals()
-        return Runtime(time: SystemTime(), events: events, output: StandardOutput(),
-                       diagnostics: StandardError(), terminal: tty.isOutputTerminal ? tty : nil,
-                       interactiveInput: tty.isInputTerminal, input: STDIN_FILENO,
-                       diagnosticsIsTerminal: isatty(STDERR_FILENO) == 1, environment: .process, command: command)
+        var runtime = Runtime(time: SystemTime(), events: events, output: StandardOutput.current ?? StandardOutput(),
+                              diagnostics: StandardError(), terminal: tty.isOutputTerminal ? tty : nil,
+                              interactiveInput: tty.isInputTerminal, input: STDIN_FILENO,
+                              diagnosticsIsTerminal: isatty(STDERR_FILENO) == 1, environment: .process, command: command)
+        if signals { runtime.outputChannel = DescriptorChannel(fd: STDOUT_FILENO, name: "standard output") }
+        return runtime
+    }
+
+    /// Standard output for a stream of updates that must never hold the live loop: bounded, lossy
+    /// when the reader stalls (counted), failing for good on EPIPE or a write error.
+    public func streamingOutput(limit: Int = BoundedOutput.defaultLimit) -> BoundedOutput {
+        BoundedOutput(outputChannel ?? TextOutputChannel(output), limit: limit)
     }
 
     /// Writes one line to standard error, prefixed with "lodestone COMMAND: ".

@@ -24,6 +24,9 @@ public struct ServeRequest: Sendable {
     public var clientQueueLimit: Int
     /// The MQTT password (from a file or the environment) and TLS files, for every `mqtt`.
     public var mqttOptions = MQTTOptions()
+    /// Clients per TCP server at once (`--max-clients`); when full, the one most behind is dropped
+    /// to make room for a new one.
+    public var maximumClients = StreamServer.defaultMaximumClients
 
     public init(live: LiveRequest, rate: Double = 10, duration: Double? = nil, nmea: [ServeEndpoint] = [],
                 signalK: [ServeEndpoint] = [], json: [String] = [], mqtt: [MQTTEndpoint] = [],
@@ -68,7 +71,7 @@ public struct ServeSummary: Sendable, Equatable {
 /// ```
 public enum ServeSession {
     /// How often dropped messages are reported on stderr (when there are new ones), seconds.
-    public static let dropReportInterval = 10.0
+    public static let dropReportInterval = LossReport.interval
 
     /// Opens the sensors and every sink, then publishes until stopped or `duration` passes.
     /// `mqtt` makes the MQTT clients (the real one by default; tests may pass their own).
@@ -91,75 +94,95 @@ public enum ServeSession {
         defer { for s in sinks { s.close() } }
         for s in sinks { runtime.say("publishing " + s.label) }
         sayRegionEvents(live, runtime: runtime, language: .en, units: runtime.environment.units)
-        let time = runtime.time
-        publishRegionEvents(live, to: sinks, time: time)
-        let start = time.monotonic()
-        for s in sinks { s.publish(event: "started", message: "lodestone serve started", wall: time.wall()) }
-        let period = 1 / request.rate
-        var nextUpdate = start
-        var summary = ServeSummary()
-        var lastStatus: String?
-        var nextDropReport = start + dropReportInterval
-        var nextHousekeeping = start
-        var reportedDrops = 0
-        var lastFix: ReceivedFix?
-        while !inbox.stopRequested {
-            let now0 = time.monotonic()
-            if let duration = request.duration, now0 - start >= duration { break }
-            let fresh = live.next(timeout: 0.02)
-            let now = time.monotonic()
-            // The sensor wakes the loop at its own rate (often 100–200 Hz); everything else happens only
-            // at update times, or every 0.1 s while no update is due, to keep wake-ups cheap.
-            let publishing = fresh != nil && now >= nextUpdate
-            guard publishing || now >= nextHousekeeping else { continue }
-            nextHousekeeping = now + 0.1
-            live.pollGNSS()
-            let fix = live.currentFix().map { fixReport($0, wall: time.wall()) }
-            if let received = live.latestFix, received != lastFix, let f = fix {
-                lastFix = received
-                for s in sinks { s.publish(fix: f) }
-            }
-            // Accept new clients and flush queues first, so a client that connected meanwhile gets this update.
-            for s in sinks { s.service(now: now) }
-            // Publish the estimate of a sample just read, so an update leaves as soon as its sample is in.
-            if publishing, let estimate = fresh {
-                nextUpdate = max(nextUpdate + period, now - period)
-                let report = HeadingReport(estimate)
-                for s in sinks { s.publish(report, fix: fix) }
-                summary.updates += 1
-                let latency = time.monotonic() - estimate.monotonic
-                summary.maximumLatency = max(summary.maximumLatency, latency)
-                summary.totalLatency += latency
-            }
-            summary.peakQueuedBytes = max(summary.peakQueuedBytes, sinks.reduce(0) { $0 + $1.queuedBytes })
-            if live.reader.statusMessage != lastStatus {
-                lastStatus = live.reader.statusMessage
-                if let message = lastStatus {
-                    runtime.say(message)
-                    for s in sinks { s.publish(event: "sensor", message: message, wall: time.wall()) }
-                }
-            }
-            if now >= nextDropReport {
-                nextDropReport = now + dropReportInterval
-                let total = sinks.reduce(0) { $0 + $1.dropped }
-                if total > reportedDrops {
-                    reportedDrops = total
-                    runtime.say(dropLine(sinks))
-                }
-            }
-        }
-        for s in sinks {
-            s.publish(event: "stopping", message: "lodestone serve stopping", wall: time.wall())
-            s.service(now: time.monotonic())
-            summary.dropped[s.label] = s.dropped
-        }
+        publishRegionEvents(live, to: sinks, time: runtime.time)
+        let publisher = Publisher(sinks: sinks, runtime: runtime)
+        try LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: request.rate, duration: request.duration).run([publisher])
+        var summary = publisher.summary
         summary.samples = live.reader.counters.samples
-        if sinks.contains(where: { $0.dropped > 0 }) { runtime.say(dropLine(sinks)) }
         let mean = summary.updates > 0 ? summary.totalLatency / Double(summary.updates) : 0
         runtime.say("\(summary.updates) updates published; sample to publication: mean " + fixed(mean * 1000, 2)
                     + " ms, at most " + fixed(summary.maximumLatency * 1000, 2) + " ms")
         try live.saveLearnedDeviation(explicitPath: request.live.calibrationPath, runtime: runtime)
+        // A sink that failed for good (a full disk under a JSON file) did not stop the others; it ends the command with 74.
+        let failures = sinks.compactMap(\.failure)
+        if let first = failures.first {
+            for f in failures.dropFirst() { runtime.say(f.message) }
+            throw first
+        }
         return summary
+    }
+
+    /// `serve`'s consumer of the live loop: publishes each fresh update (and each new fix, region
+    /// event and sensor status) to every sink, services the sinks at every turn (accept, flush,
+    /// drop), and says on stderr what was dropped, at most every 10 s.
+    final class Publisher: LiveConsumer {
+        let sinks: [any ServeSink]
+        let runtime: Runtime
+        var summary = ServeSummary()
+        private var lastFix: ReceivedFix?
+        private var losses = LossReport()
+        private var failed: Set<String> = []
+
+        init(sinks: [any ServeSink], runtime: Runtime) {
+            self.sinks = sinks
+            self.runtime = runtime
+        }
+
+        func start(_ loop: LiveLoop) throws {
+            for s in sinks { s.publish(event: "started", message: "lodestone serve started", wall: runtime.time.wall()) }
+        }
+
+        func gnss(_ update: GNSSUpdate, outcomes: [FixOutcome], loop: LiveLoop) throws -> LiveStep {
+            if let received = loop.live?.latestFix, received != lastFix, let fix = loop.live?.currentFix() {
+                lastFix = received
+                let report = fixReport(fix, wall: runtime.time.wall())
+                for s in sinks { s.publish(fix: report) }
+            }
+            return .proceed
+        }
+
+        func turn(_ loop: LiveLoop, now: Double) throws -> LiveStep {
+            // Accept new clients and flush queues first, so a client that connected meanwhile gets this update.
+            for s in sinks {
+                s.service(now: now)
+                for line in s.takeNotices() { runtime.say(line) }
+                if let failure = s.failure, !failed.contains(s.label) {
+                    failed.insert(s.label)
+                    runtime.say(failure.message + "; the other outputs go on")
+                }
+            }
+            summary.peakQueuedBytes = max(summary.peakQueuedBytes, sinks.reduce(0) { $0 + $1.queuedBytes })
+            losses.check(now: now, lost: sinks.reduce(0) { $0 + $1.dropped }) { _ in runtime.say(dropLine(sinks)) }
+            return .proceed
+        }
+
+        func update(_ update: LiveUpdate, loop: LiveLoop) throws -> LiveStep {
+            guard update.fresh, let estimate = update.estimate else { return .proceed }
+            let fix = loop.live?.currentFix().map { fixReport($0, wall: runtime.time.wall()) }
+            let report = HeadingReport(estimate)
+            for s in sinks { s.publish(report, fix: fix) }
+            summary.updates += 1
+            let latency = loop.time.monotonic() - estimate.monotonic
+            summary.maximumLatency = max(summary.maximumLatency, latency)
+            summary.totalLatency += latency
+            return .proceed
+        }
+
+        func sensorStatus(_ message: String?, loop: LiveLoop) {
+            guard let message else { return }
+            runtime.say(message)
+            for s in sinks { s.publish(event: "sensor", message: message, wall: runtime.time.wall()) }
+        }
+
+        func finish(_ end: LiveEnd?, loop: LiveLoop) throws {
+            for s in sinks {
+                s.publish(event: "stopping", message: "lodestone serve stopping", wall: runtime.time.wall())
+                s.finish(waiting: 0.3)
+                for line in s.takeNotices() { runtime.say(line) }
+                summary.dropped[s.label] = s.dropped
+            }
+            losses.final(lost: sinks.reduce(0) { $0 + $1.dropped }) { _ in runtime.say(dropLine(sinks)) }
+        }
     }
 
     /// Has the session's region events (`--region`) published to every sink.
@@ -188,19 +211,19 @@ public enum ServeSession {
                     sinks.append(try SerialSink(path: path, baud: baud, formatter: nmea, system: serial, runtime: runtime))
                     continue
                 }
-                let t = try transport(e, sockets: sockets, limit: request.clientQueueLimit)
+                let t = try transport(e, sockets: sockets, limit: request.clientQueueLimit, maximumClients: request.maximumClients)
                 sinks.append(MessageSink.nmea(t, formatter: nmea, label: "NMEA 0183 on " + describe(e, t)))
             }
             let delta = SignalKDelta(source: "lodestone." + request.talker.text)
             for e in request.signalK {
-                let t = try transport(e, sockets: sockets, limit: request.clientQueueLimit)
+                let t = try transport(e, sockets: sockets, limit: request.clientQueueLimit, maximumClients: request.maximumClients)
                 sinks.append(MessageSink.signalK(t, delta: delta, label: "Signal K deltas on " + describe(e, t)))
             }
             for path in request.json {
                 if path == "-" {
-                    sinks.append(JSONLinesSink(output: runtime.output, label: "JSON lines on standard output"))
+                    sinks.append(JSONLinesSink(output: runtime.streamingOutput(), label: "JSON lines on standard output"))
                 } else {
-                    sinks.append(JSONLinesSink(output: try FileAppender(path: path), label: "JSON lines to " + sanitize(path)))
+                    sinks.append(try JSONLinesSink(path: path, label: "JSON lines to " + sanitize(path)))
                 }
             }
             for e in request.mqtt { sinks.append(try mqtt(try request.mqttOptions.resolve(e, runtime: runtime), runtime)) }
@@ -211,10 +234,12 @@ public enum ServeSession {
         return sinks
     }
 
-    static func transport(_ e: ServeEndpoint, sockets: any SocketSystem, limit: Int) throws(ServeError) -> MessageTransport {
+    static func transport(_ e: ServeEndpoint, sockets: any SocketSystem, limit: Int,
+                          maximumClients: Int = StreamServer.defaultMaximumClients) throws(ServeError) -> MessageTransport {
         switch e {
         case .tcp(let host, let port):
-            return .server(try StreamServer(sockets: sockets, host: host, port: port, queueLimit: limit))
+            return .server(try StreamServer(sockets: sockets, host: host, port: port, queueLimit: limit,
+                                            maximumClients: maximumClients))
         case .udp(let host, let port):
             return .datagrams(try DatagramSender(sockets: sockets, host: host, port: port))
         case .serial(let path, _):

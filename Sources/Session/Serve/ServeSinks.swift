@@ -28,6 +28,14 @@ public protocol ServeSink: AnyObject {
     var dropped: Int { get }
     /// Bytes waiting in this sink's own queues (bounded).
     var queuedBytes: Int { get }
+    /// Set once the sink has failed for good (a full disk under a JSON file): `serve` goes on with
+    /// the other sinks and exits 74 at the end, naming it.
+    var failure: OutputFailure? { get }
+    /// What happened since the last call that is worth a line on stderr (a client dropped to make
+    /// room, a FIFO's reader came or went).
+    func takeNotices() -> [String]
+    /// At the end: sends what is queued, waiting at most `seconds` for slow consumers.
+    func finish(waiting seconds: Double)
     func close()
 }
 
@@ -37,6 +45,9 @@ extension ServeSink {
     public func publish(region: RegionReport) {}
     public func service(now: Double) {}
     public var queuedBytes: Int { 0 }
+    public var failure: OutputFailure? { nil }
+    public func takeNotices() -> [String] { [] }
+    public func finish(waiting seconds: Double) { service(now: 0) }
 }
 
 /// Text messages over a `MessageTransport`: NMEA 0183 sentences or Signal K deltas. Over TCP the
@@ -78,54 +89,97 @@ public final class MessageSink: ServeSink {
     }
 
     public func service(now: Double) { transport.service() }
+    public func takeNotices() -> [String] { transport.takeNotices() }
     public var dropped: Int { transport.dropped }
     public var queuedBytes: Int { transport.queuedBytes }
     public func close() { transport.close() }
 }
 
-/// One JSON object per heading update, one per line, to a `TextOutput` (standard output) or a file;
-/// region events (`--region`) are lines of their own, with a "region" key.
+/// One JSON object per heading update, one per line, to standard output or a file (a FIFO
+/// included); region events (`--region`) are lines of their own, with a "region" key. Lines go
+/// through a `BoundedOutput`: a reader that stalls loses lines (counted), never holds the loop. A
+/// reader that goes away (EPIPE) ends only this sink; a write that fails (ENOSPC, EIO, EFBIG) makes
+/// it `failure` (exit 74 at the end) while the other sinks go on.
 public final class JSONLinesSink: ServeSink {
-    let output: any TextOutput
+    private var output: BoundedOutput?
+    private let opener: (() throws(ServeError) -> BoundedOutput?)?
     public let label: String
-    public private(set) var dropped = 0
-    /// False once the reader has gone away (a closed pipe).
-    public private(set) var open = true
+    private var lostWhileClosed = 0
+    private var nextOpen = -Double.infinity
+    private var notices: [String] = []
+    private var waitingNoted = false
 
-    public init(output: any TextOutput, label: String) {
+    public init(output: BoundedOutput, label: String) {
         self.output = output
+        opener = nil
         self.label = label
     }
 
-    public func publish(_ report: HeadingReport, fix: FixReport?) {
-        guard open else { dropped += 1; return }
-        if !output.write(ReportJSON.heading(report, fix: fix).serialized() + "\n") { open = false }
+    /// JSON lines appended to `path`, opened without blocking: a FIFO without a reader yet is
+    /// opened again (at most every second) until one comes; its lines are dropped meanwhile.
+    public init(path: String, label: String) throws(ServeError) {
+        self.label = label
+        let opener = { () throws(ServeError) -> BoundedOutput? in
+            guard let fd = try openForAppending(path) else { return nil }
+            return BoundedOutput(DescriptorChannel(owning: fd, name: sanitize(path)))
+        }
+        self.opener = opener
+        output = try opener()
+        if output == nil { notices.append("\(label): no reader on the FIFO yet; its lines are dropped until one opens it") }
     }
 
-    /// A region event as its own line (told apart from heading lines by its "region" key).
-    public func publish(region: RegionReport) {
-        guard open else { dropped += 1; return }
-        if !output.write(ReportJSON.region(region).serialized() + "\n") { open = false }
+    public var dropped: Int { (output?.dropped ?? 0) + lostWhileClosed }
+    public var queuedBytes: Int { output?.queuedBytes ?? 0 }
+    public var failure: OutputFailure? { output?.error }
+
+    public func takeNotices() -> [String] {
+        defer { notices.removeAll() }
+        return notices
     }
+
+    public func publish(_ report: HeadingReport, fix: FixReport?) { send(ReportJSON.heading(report, fix: fix).serialized()) }
+
+    /// A region event as its own line (told apart from heading lines by its "region" key).
+    public func publish(region: RegionReport) { send(ReportJSON.region(region).serialized()) }
+
+    private func send(_ line: String) {
+        guard let output, output.failure == nil else { lostWhileClosed += 1; return }
+        output.write(line + "\n")
+    }
+
+    public func service(now: Double) {
+        if let output {
+            output.flush()
+            // A FIFO whose reader went away: wait for the next one.
+            if output.readerGone, opener != nil {
+                lostWhileClosed += output.dropped
+                self.output = nil
+                notices.append("\(label): the reader went away; waiting for another")
+            }
+        }
+        if output == nil, let opener, now >= nextOpen {
+            nextOpen = now + 1
+            if let opened = try? opener() {
+                output = opened
+                notices.append("\(label): a reader opened it")
+            }
+        }
+    }
+
+    public func finish(waiting seconds: Double) { output?.finish(waiting: seconds) }
 
     public func close() {}
 }
 
-/// Appends to a file through one descriptor, in one `write` per text.
-public final class FileAppender: TextOutput {
-    let fd: Int32
-    public let path: String
-
-    public init(path: String) throws(ServeError) {
-        fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        self.path = path
-        guard fd >= 0 else { throw .file(path, errno: errno) }
+/// Opens `path` for appending without ever blocking: created if missing (0644), O_NONBLOCK so a
+/// FIFO without a reader does not hold the caller in `open`. Returns nil for a FIFO that has no
+/// reader now (ENXIO).
+func openForAppending(_ path: String) throws(ServeError) -> Int32? {
+    let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o644)
+    if fd < 0 {
+        let e = errno
+        if e == ENXIO { return nil }
+        throw .file(path, errno: e)
     }
-
-    deinit { Glibc.close(fd) }
-
-    @discardableResult
-    public func write(_ text: String) -> Bool {
-        (try? Files.writeAll(fd, Array(text.utf8), path: path)) != nil
-    }
+    return fd
 }

@@ -1,6 +1,11 @@
-/// A TCP server that hands every message to each connected client: any number of clients (up to
-/// `maximumClients`), each with its own bounded queue, nothing ever waited for. A client that stops
-/// reading loses messages (counted), never stalls the others; one that hangs up is forgotten.
+/// A TCP server that hands every message to each connected client, each with its own bounded
+/// queue, nothing ever waited for. A client that stops reading loses messages (counted), never
+/// stalls the others; one that hangs up is forgotten. At most `maximumClients` at once
+/// (`--max-clients`): when full, a new client is still served, and the client with the most
+/// unsent bytes (the one most behind; then the oldest) is dropped to make room, so clients that
+/// connect and never read cannot lock the port. What clients send is read and thrown away, at
+/// most `inputBudget` bytes per client per turn, so a client that floods input cannot hold the
+/// loop. Every refusal and drop is a notice (said on stderr by `serve`).
 ///
 /// ```swift
 /// let server = try StreamServer(sockets: LinuxSockets(), host: "127.0.0.1", port: 10110)
@@ -11,6 +16,9 @@ public final class StreamServer {
     struct Client {
         let fd: Int32
         var queue: ByteQueue
+        /// The order of acceptance (lower: older).
+        let sequence: Int
+        let peer: String
     }
 
     let sockets: any SocketSystem
@@ -20,41 +28,73 @@ public final class StreamServer {
     public let port: UInt16
     let queueLimit: Int
     public let maximumClients: Int
+    /// Bytes read (and discarded) from each client per turn, at most.
+    public static let inputBudget = 4096
+    /// Connections accepted per turn, at most (the rest wait in the kernel's backlog).
+    public static let acceptsPerTurn = 16
+    /// The default of `--max-clients`.
+    public static let defaultMaximumClients = 64
     private(set) var clients: [Client] = []
     /// Messages a client could not take because its queue was full, all clients together.
     public private(set) var dropped = 0
     /// Connections accepted since start.
     public private(set) var accepted = 0
+    /// Clients dropped to make room for a new one.
+    public private(set) var evicted = 0
+    private var notices: [String] = []
 
     public init(sockets: any SocketSystem, host: String, port: UInt16, queueLimit: Int = 32 * 1024,
-                maximumClients: Int = 32) throws(ServeError) {
+                maximumClients: Int = StreamServer.defaultMaximumClients) throws(ServeError) {
         self.sockets = sockets
         self.host = host
         listener = try sockets.listen(host: host, port: port)
         self.port = port == 0 ? (sockets.localPort(listener) ?? 0) : port
         self.queueLimit = queueLimit
-        self.maximumClients = maximumClients
+        self.maximumClients = max(1, maximumClients)
     }
 
     /// Clients connected now.
     public var clientCount: Int { clients.count }
 
-    /// Accepts pending connections, notices hang-ups and sends what each client's socket takes.
+    /// What happened to clients since the last call (drops to make room), for stderr.
+    public func takeNotices() -> [String] {
+        defer { notices.removeAll() }
+        return notices
+    }
+
+    /// Accepts pending connections (making room when full), notices hang-ups, reads a little of
+    /// what clients sent, and sends what each client's socket takes.
     public func service() {
-        while let fd = sockets.accept(listener) {
-            guard clients.count < maximumClients else { sockets.close(fd); continue }
-            clients.append(Client(fd: fd, queue: ByteQueue(limit: queueLimit)))
+        var acceptedNow = 0
+        while acceptedNow < Self.acceptsPerTurn, let fd = sockets.accept(listener) {
+            acceptedNow += 1
+            if clients.count >= maximumClients { evictOne(for: sockets.peerName(fd)) }
             accepted += 1
+            clients.append(Client(fd: fd, queue: ByteQueue(limit: queueLimit), sequence: accepted,
+                                  peer: sockets.peerName(fd) ?? "client \(accepted)"))
         }
         var i = 0
         while i < clients.count {
-            if sockets.drainInput(clients[i].fd), flush(&clients[i]) {
+            if sockets.drainInput(clients[i].fd, budget: Self.inputBudget), flush(&clients[i]) {
                 i += 1
             } else {
                 sockets.close(clients[i].fd)
                 clients.remove(at: i)
             }
         }
+    }
+
+    /// Drops the client with the most unsent bytes (then the oldest) to make room.
+    private func evictOne(for newcomer: String?) {
+        guard let victim = clients.indices.max(by: {
+            let a = clients[$0], b = clients[$1]
+            return a.queue.count != b.queue.count ? a.queue.count < b.queue.count : a.sequence > b.sequence
+        }) else { return }
+        let c = clients.remove(at: victim)
+        sockets.close(c.fd)
+        evicted += 1
+        notices.append("\(host.isEmpty ? "*" : host):\(port) is full (\(maximumClients) clients, --max-clients): dropped \(c.peer) "
+            + "(\(c.queue.count) bytes unsent) to make room for \(newcomer ?? "a new client")")
     }
 
     /// Queues the message for every client and sends what goes out at once.
@@ -78,7 +118,9 @@ public final class StreamServer {
     private func flush(_ client: inout Client) -> Bool {
         while !client.queue.isEmpty {
             switch sockets.send(client.fd, client.queue.front) {
-            case .sent(let n): client.queue.consume(n)
+            case .sent(let n):
+                if n == 0 { return true }
+                client.queue.consume(n)
             case .wouldBlock: return true
             case .failed: return false
             }
@@ -137,6 +179,11 @@ public enum MessageTransport {
     }
 
     func service() { if case .server(let s) = self { s.service() } }
+
+    func takeNotices() -> [String] {
+        if case .server(let s) = self { return s.takeNotices() }
+        return []
+    }
 
     var queuedBytes: Int {
         if case .server(let s) = self { return s.queuedBytes }

@@ -1,5 +1,7 @@
+import Glibc
 import Options
 import Platform
+import Session
 
 /// Finds the subcommand, parses its arguments, runs it, and turns errors into messages and exit codes.
 enum Dispatcher {
@@ -36,7 +38,17 @@ enum Dispatcher {
                 StandardOutput().write(helpText(for: command.spec))
                 return .success
             }
-            return try command.run(parsed)
+            // One standard output for the whole command: a write that failed (disk full, I/O
+            // error, a file-size limit) ends it with 74 and names standard output; a reader that
+            // went away (EPIPE) is a quiet, normal end.
+            let output = StandardOutput()
+            let status = try StandardOutput.$current.withValue(output) { try command.run(parsed) }
+            if let e = output.failure, e != EPIPE {
+                let failure = OutputFailure(name: "standard output", errno: e)
+                StandardOutput.error("lodestone \(command.spec.name): " + failure.message)
+                return failure.exitCode
+            }
+            return status
         } catch let error as UsageError {
             StandardOutput.error("lodestone \(command.spec.name): " + error.message)
             return .usage

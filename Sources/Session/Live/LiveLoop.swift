@@ -1,0 +1,202 @@
+import GNSS
+import Heading
+import Platform
+
+/// What the live loop hands its consumers at each update slot.
+public struct LiveUpdate {
+    /// Monotonic time of the update.
+    public var now: Double
+    /// The newest estimate (nil while the filter starts).
+    public var estimate: HeadingEstimate?
+    /// True when a sample arrived since the previous update; false when a whole slot passed without
+    /// one (the sensor is silent: a display still redraws, a stream sends nothing).
+    public var fresh: Bool
+}
+
+/// What a consumer tells the loop after each call.
+public enum LiveStep: Sendable, Equatable {
+    case proceed
+    /// This consumer is done (`--once` printed its line, `--count` reached, the reader went away):
+    /// the loop ends.
+    case finish
+}
+
+/// Why the loop ended.
+public enum LiveEnd: Sendable, Equatable {
+    /// SIGINT, SIGTERM or SIGHUP.
+    case signal
+    /// The duration (`--duration`) passed.
+    case duration
+    /// A consumer said `.finish`.
+    case finished
+}
+
+/// A front end of the live loop: `watch` (dashboard, plain lines, JSON, once), `serve`, `log`,
+/// `track`, `goto`, `regions`. The loop calls it; it never waits and never runs a loop of its own.
+/// Every method has a default that does nothing.
+public protocol LiveConsumer: AnyObject {
+    /// The longest the loop may go between two `turn`s for this consumer, seconds (keys, sockets,
+    /// a log's flush cadence). Default 0.1.
+    var turnInterval: Double { get }
+    /// Once, before the first turn.
+    func start(_ loop: LiveLoop) throws
+    /// Housekeeping, at most `turnInterval` apart and at each update: read keys, accept clients,
+    /// flush queues, keep cadences.
+    func turn(_ loop: LiveLoop, now: Double) throws -> LiveStep
+    /// One update slot (`LiveUpdate`), at the loop's rate.
+    func update(_ update: LiveUpdate, loop: LiveLoop) throws -> LiveStep
+    /// What the GNSS source said since the last turn, with the outcome of each new fix (empty
+    /// without a live session: `track`, `goto`, `regions` take the fixes from `update.fixes`).
+    func gnss(_ update: GNSSUpdate, outcomes: [FixOutcome], loop: LiveLoop) throws -> LiveStep
+    /// The sensor reader's status line changed (nil: reading normally again).
+    func sensorStatus(_ message: String?, loop: LiveLoop)
+    /// Once, when the loop ends (also after an error), in the order the consumers were given.
+    func finish(_ end: LiveEnd?, loop: LiveLoop) throws
+}
+
+extension LiveConsumer {
+    public var turnInterval: Double { 0.1 }
+    public func start(_ loop: LiveLoop) throws {}
+    public func turn(_ loop: LiveLoop, now: Double) throws -> LiveStep { .proceed }
+    public func update(_ update: LiveUpdate, loop: LiveLoop) throws -> LiveStep { .proceed }
+    public func gnss(_ update: GNSSUpdate, outcomes: [FixOutcome], loop: LiveLoop) throws -> LiveStep { .proceed }
+    public func sensorStatus(_ message: String?, loop: LiveLoop) {}
+    public func finish(_ end: LiveEnd?, loop: LiveLoop) throws {}
+}
+
+/// The one live run loop. It owns the pacing (update slots at `rate`, drift-free, never catching up
+/// in a burst after a stall), the sensor pump (every sample through the pipeline as it comes), the
+/// GNSS poll (through the per-fix stage), the reader's status, the consumers' turns, the signals
+/// (every wait is on the session's `ControlInbox`) and the shutdown (the duration, a stop signal, a
+/// consumer that is done). It never waits on a consumer: consumers never block (`BoundedOutput`,
+/// the non-blocking sinks), so a stalled or hostile consumer costs only its own updates.
+///
+/// Each turn: wait for the next sample or the next thing due (a slot, a turn, the end); then, at
+/// a turn, take signals, the GNSS update and the reader's status and give every consumer its turn;
+/// at a slot with a fresh sample (or a whole slot without one), give every consumer the update.
+///
+/// ```swift
+/// let loop = LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: 10, duration: 60)
+/// let end = try loop.run([PlainLines(output: runtime.streamingOutput())])
+/// ```
+public final class LiveLoop {
+    public let runtime: Runtime
+    public let inbox: ControlInbox
+    /// The sensors, pipeline and per-fix stage; nil for GNSS-only commands.
+    public let live: LiveSession?
+    /// Where fixes come from (the live session's, or the GNSS-only command's).
+    public let gnss: (any GNSSSource)?
+    /// Update slots per second.
+    public let rate: Double
+    /// Stop after this many seconds; nil: until a signal or a consumer finishes.
+    public let duration: Double?
+    /// When the loop started (monotonic).
+    public private(set) var started = 0.0
+    /// Update slots delivered (fresh or not).
+    public private(set) var updates = 0
+    /// The newest GNSS update.
+    public private(set) var lastGNSS: GNSSUpdate?
+    private let ownsGNSS: Bool
+
+    public init(live: LiveSession, runtime: Runtime, inbox: ControlInbox, rate: Double, duration: Double? = nil) {
+        self.live = live
+        gnss = live.gnss
+        self.runtime = runtime
+        self.inbox = inbox
+        self.rate = rate.isFinite && rate > 0 ? rate : 10
+        self.duration = duration
+        ownsGNSS = false
+    }
+
+    /// A loop of GNSS fixes only (`track`, `goto`, `regions`); the loop starts and stops the source.
+    public init(gnss: any GNSSSource, runtime: Runtime, inbox: ControlInbox, duration: Double? = nil) {
+        live = nil
+        self.gnss = gnss
+        self.runtime = runtime
+        self.inbox = inbox
+        rate = 10
+        self.duration = duration
+        ownsGNSS = true
+    }
+
+    public var time: any TimeSource { runtime.time }
+
+    /// Runs until a signal, the duration, or a consumer's `.finish`; returns which. Errors from a
+    /// consumer end the loop (after every consumer's `finish`) and are thrown on.
+    @discardableResult
+    public func run(_ consumers: [any LiveConsumer]) throws -> LiveEnd {
+        if ownsGNSS { gnss?.start() }
+        defer { if ownsGNSS { gnss?.stop() } }
+        let time = runtime.time
+        started = time.monotonic()
+        let period = 1 / rate
+        let turnInterval = min(0.25, max(0.001, consumers.map(\.turnInterval).min() ?? 0.1))
+        var end: LiveEnd?
+        do {
+            for c in consumers { try c.start(self) }
+            end = try loop(consumers, period: period, turnInterval: turnInterval)
+        } catch {
+            for c in consumers { try? c.finish(nil, loop: self) }
+            throw error
+        }
+        for c in consumers { try c.finish(end, loop: self) }
+        return end ?? .finished
+    }
+
+    private func loop(_ consumers: [any LiveConsumer], period: Double, turnInterval: Double) throws -> LiveEnd {
+        let time = runtime.time
+        let endAt = duration.map { started + $0 } ?? .infinity
+        var slot = 0   // update slot k is due at started + k / rate
+        var nextUpdate = started
+        var nextTurn = started
+        var lastDelivered = -Double.infinity
+        var lastStatus: String?
+        while true {
+            if inbox.stopRequested { return .signal }
+            var now = time.monotonic()
+            if now >= endAt { return .duration }
+            // Wait for a sample, or until the next thing is due.
+            var due = min(nextTurn, endAt)
+            if let live {
+                let pending = live.pipeline.lastSample.map { $0.monotonic > lastDelivered } ?? false
+                if now < nextUpdate { due = min(due, nextUpdate) }
+                else if pending { due = now }
+                else { due = min(due, nextUpdate + period) }
+                live.next(timeout: max(0, min(0.25, due - now)))
+            } else {
+                inbox.wait(seconds: max(0, min(0.25, due - now)))
+            }
+            now = time.monotonic()
+            if now >= endAt { return .duration }
+            let fresh = live?.pipeline.lastSample.map { $0.monotonic > lastDelivered } ?? false
+            let updateDue = live != nil && now >= nextUpdate && (fresh || now >= nextUpdate + period)
+            if now >= nextTurn || updateDue {
+                nextTurn = now + turnInterval
+                inbox.poll()
+                if inbox.stopRequested { return .signal }
+                if let gnss {
+                    let update = gnss.take(now: now)
+                    lastGNSS = update
+                    let outcomes = live?.apply(update) ?? []
+                    for c in consumers { if try c.gnss(update, outcomes: outcomes, loop: self) == .finish { return .finished } }
+                }
+                if let live, live.reader.statusMessage != lastStatus {
+                    lastStatus = live.reader.statusMessage
+                    for c in consumers { c.sensorStatus(lastStatus, loop: self) }
+                }
+                for c in consumers { if try c.turn(self, now: now) == .finish { return .finished } }
+            }
+            if updateDue, let live {
+                // Drift-free slots; after a stall, go on from the slot now due rather than catch up in a burst.
+                slot += 1
+                let due = Int(((now - started) * rate).rounded(.down))
+                if due > slot { slot = due }
+                nextUpdate = started + Double(slot) / rate
+                if fresh, let sample = live.pipeline.lastSample { lastDelivered = sample.monotonic }
+                updates += 1
+                let update = LiveUpdate(now: now, estimate: live.pipeline.estimate, fresh: fresh)
+                for c in consumers { if try c.update(update, loop: self) == .finish { return .finished } }
+            }
+        }
+    }
+}
