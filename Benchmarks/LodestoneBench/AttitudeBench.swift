@@ -61,6 +61,12 @@ struct HeadingScore {
     var disturbedFraction = Double.nan
     var rejectedFraction = Double.nan
     var tiltRMSE = Double.nan
+    var rollCoverage = Double.nan
+    var pitchCoverage = Double.nan
+    var medianRollAccuracy = Double.nan
+    var rollRMSE = Double.nan
+    /// Median stated accuracy over the RMSE: 1.645 for an exact normal bound; the goal is ≤ 3.
+    var sharpness: Double { medianAccuracy / rmse }
 }
 
 /// Settings from LODESTONE_ATTITUDE_SETTINGS ("name=value,name=value"), to try values without a rebuild.
@@ -89,13 +95,22 @@ private func benchSettings() -> AttitudeSettings {
         "magneticRejectionMaximumDriftDegrees": \.magneticRejectionMaximumDriftDegrees,
         "motionBiasTimeConstant": \.motionBiasTimeConstant,
         "motionBiasInitialTimeConstant": \.motionBiasInitialTimeConstant,
-        "motionBiasUncertainty": \.motionBiasUncertainty,
+        "gyroNoiseDensity": \.gyroNoiseDensity,
+        "gyroBiasInstability": \.gyroBiasInstability,
+        "accelerometerNoiseDensity": \.accelerometerNoiseDensity,
+        "magnetometerNoise": \.magnetometerNoise,
+        "restGyroSteadiness": \.restGyroSteadiness,
+        "restAccelerationSteadiness": \.restAccelerationSteadiness,
+        "restResidualRate": \.restResidualRate,
+        "restMinimumDuration": \.restMinimumDuration,
+        "magneticNormMinimumTolerance": \.magneticNormMinimumTolerance,
+        "magneticDipMinimumToleranceDegrees": \.magneticDipMinimumToleranceDegrees,
+        "magneticToleranceSigmas": \.magneticToleranceSigmas,
+        "initialBiasUncertainty": \.initialBiasUncertainty,
         "motionBiasRateLimit": \.motionBiasRateLimit,
         "accuracyCoverageFactor": \.accuracyCoverageFactor,
         "tiltNoiseDegrees": \.tiltNoiseDegrees,
-        "tiltResidualFraction": \.tiltResidualFraction,
         "tiltLeanFraction": \.tiltLeanFraction,
-        "magneticScatterFraction": \.magneticScatterFraction,
         "gyroScaleUncertainty": \.gyroScaleUncertainty,
         "gyroRotationUncertainty": \.gyroRotationUncertainty,
     ]
@@ -112,6 +127,8 @@ private func benchSettings() -> AttitudeSettings {
 
 func score(_ trial: BroadTrial) -> HeadingScore {
     var filter = AttitudeFilter(settings: benchSettings())
+    var rollErrors: [Double] = [], rollAccuracies: [Double] = []
+    var rollCovered = 0, pitchCovered = 0
     var accuracies: [Double] = []
     var disturbed = 0, rejected = 0
     var tiltSquares = 0.0, tiltRows = 0
@@ -127,6 +144,13 @@ func score(_ trial: BroadTrial) -> HeadingScore {
         }
         guard t[8] == 1, abs(t[3]) <= 60, t[1].isFinite else { continue }
         let e = filter.estimate
+        if t[2].isFinite, t[3].isFinite {
+            let rollError = abs(remainder(e.rollDegrees - t[2], 360)), pitchError = abs(e.pitchDegrees - t[3])
+            rollErrors.append(rollError)
+            rollAccuracies.append(e.rollAccuracyDegrees)
+            if rollError <= e.rollAccuracyDegrees { rollCovered += 1 }
+            if pitchError <= e.pitchAccuracyDegrees { pitchCovered += 1 }
+        }
         guard let heading = e.headingDegrees else { unavailable += 1; continue }
         let error = abs(remainder(heading - t[1], 360))
         errors.append(error)
@@ -149,12 +173,16 @@ func score(_ trial: BroadTrial) -> HeadingScore {
     let position = 0.95 * Double(sorted.count - 1)
     let low = Int(position), high = min(sorted.count - 1, low + 1)
     let p95 = sorted[low] + (sorted[high] - sorted[low]) * (position - Double(low))
+    let tiltCount = Double(max(1, rollErrors.count))
     return HeadingScore(rmse: rmse, p95: p95, coverage: Double(covered) / Double(errors.count),
                         rows: errors.count, unavailable: unavailable,
                         medianAccuracy: accuracies.sorted()[accuracies.count / 2],
                         disturbedFraction: Double(disturbed) / Double(errors.count),
                         rejectedFraction: Double(rejected) / Double(errors.count),
-                        tiltRMSE: (tiltSquares / Double(max(1, tiltRows))).squareRoot())
+                        tiltRMSE: (tiltSquares / Double(max(1, tiltRows))).squareRoot(),
+                        rollCoverage: Double(rollCovered) / tiltCount, pitchCoverage: Double(pitchCovered) / tiltCount,
+                        medianRollAccuracy: rollAccuracies.isEmpty ? .nan : rollAccuracies.sorted()[rollAccuracies.count / 2],
+                        rollRMSE: (rollErrors.reduce(0) { $0 + $1 * $1 } / tiltCount).squareRoot())
 }
 
 /// A trial's score as benchmark fields, with the reference filters' figures on the same trial.
@@ -163,6 +191,9 @@ func scoreFields(_ s: HeadingScore, trial: String, reference: [String: (rmse: Do
                                      ("coverage", fixed(s.coverage, 3)), ("tilt_rmse_deg", fixed(s.tiltRMSE, 2)),
                                      ("rows", "\(s.rows)"), ("heading_unavailable", "\(s.unavailable)"),
                                      ("median_accuracy_deg", fixed(s.medianAccuracy, 2)),
+                                     ("median_accuracy_over_rmse", fixed(s.sharpness, 2)),
+                                     ("roll_rmse_deg", fixed(s.rollRMSE, 2)), ("median_roll_accuracy_deg", fixed(s.medianRollAccuracy, 2)),
+                                     ("roll_coverage", fixed(s.rollCoverage, 3)), ("pitch_coverage", fixed(s.pitchCoverage, 3)),
                                      ("mag_disturbed", fixed(s.disturbedFraction, 3)),
                                      ("accel_rejected", fixed(s.rejectedFraction, 3))]
     for filterName in ["vqf", "fusion"] {
@@ -197,10 +228,20 @@ func runAttitudeBenchmarks() {
     }
     runAttitudeScenarioBenchmarks(reference: reference)
     runNoGyroBenchmarks(trials: trials)
-    for trial in trials {
-        let extra = scoreFields(score(trial), trial: trial.name, reference: reference)
+    var scores: [(trial: BroadTrial, score: HeadingScore)] = []
+    for trial in trials where report.shouldRun("attitude.broad.") {
+        let s = score(trial)
+        scores.append((trial, s))
+        var extra = scoreFields(s, trial: trial.name, reference: reference)
+        if let vqf = reference["attitude.reference.vqf.\(trial.name)"] {
+            extra.append(("rmse_over_vqf", fixed(s.rmse / vqf.rmse, 2)))
+            extra.append(("goal_met", s.rmse <= 1.5 * vqf.rmse && s.sharpness <= 3 ? "true" : "false"))
+        } else {
+            extra.append(("goal_met", s.sharpness <= 3 ? "true" : "false"))
+        }
         reportFigure("attitude.broad.\(trial.name)", extra: extra)
     }
+    reportBroadSummary(scores, reference: reference)
 
     // Cost per update: replay a trial (or a synthetic tumble) through one filter.
     var samples: [(t: Double, g: Vector3, a: Vector3, m: Vector3)] = []
@@ -255,4 +296,46 @@ func runAttitudeBenchmarks() {
             if index == samples.count { index = 0; lap += period }
         }
     }
+}
+
+/// The goals over all the trials: mean RMSE over the undisturbed and over the magnetically disturbed
+/// trials ≤ 0.9 × VQF's, no trial worse than 1.5 × VQF's, the stated accuracy covering the error on
+/// ≥ 90 % of all the metric rows with a median ≤ 3 × each trial's RMSE.
+func reportBroadSummary(_ scores: [(trial: BroadTrial, score: HeadingScore)],
+                        reference: [String: (rmse: Double, p95: Double)]) {
+    guard !scores.isEmpty, report.shouldRun("attitude.broad.summary") else { return }
+    var extra: [(String, String)] = []
+    var met = true
+    for disturbed in [false, true] {
+        let group = scores.filter { $0.trial.magneticallyDisturbed == disturbed }
+        guard !group.isEmpty else { continue }
+        let ours = group.map(\.score.rmse).reduce(0, +) / Double(group.count)
+        let label = disturbed ? "disturbed" : "undisturbed"
+        extra.append(("\(label)_mean_rmse_deg", fixed(ours, 2)))
+        let vqf = group.compactMap { reference["attitude.reference.vqf.\($0.trial.name)"]?.rmse }
+        if vqf.count == group.count {
+            let theirs = vqf.reduce(0, +) / Double(vqf.count)
+            extra.append(("\(label)_vqf_mean_rmse_deg", fixed(theirs, 2)))
+            extra.append(("\(label)_ratio", fixed(ours / theirs, 2)))
+            met = met && ours <= 0.9 * theirs
+        } else {
+            extra.append(("\(label)_vqf_mean_rmse_deg", "null"))
+            met = false
+        }
+    }
+    let worst = scores.compactMap { s in
+        reference["attitude.reference.vqf.\(s.trial.name)"].map { s.score.rmse / $0.rmse }
+    }.max() ?? .nan
+    extra.append(("worst_rmse_over_vqf", fixed(worst, 2)))
+    met = met && worst <= 1.5
+    let rows = scores.map { Double($0.score.rows) }.reduce(0, +)
+    let coverage = scores.map { $0.score.coverage * Double($0.score.rows) }.reduce(0, +) / max(1, rows)
+    let lowest = scores.map(\.score.coverage).min() ?? .nan
+    let sharpest = scores.map(\.score.sharpness).max() ?? .nan
+    extra.append(("coverage_all", fixed(coverage, 3)))
+    extra.append(("lowest_trial_coverage", fixed(lowest, 3)))
+    extra.append(("worst_median_accuracy_over_rmse", fixed(sharpest, 2)))
+    met = met && coverage >= 0.9 && sharpest <= 3
+    extra.append(("goal_met", met ? "true" : "false"))
+    reportFigure("attitude.broad.summary", extra: extra)
 }

@@ -26,7 +26,7 @@ private func rmse(_ trial: BroadTrial, _ estimate: (Int) -> Double?) -> Double {
 
 func runNoGyroBenchmarks(trials: [BroadTrial]) {
     guard report.shouldRun("attitude.broad_no_gyro") else { return }
-    for trial in trials + simulatedTrials() {
+    for trial in trials + simulatedTrials(disturbed: false) {
         let pipeline = HeadingPipeline(PipelineSetup(profile: nil))
         var filtered = [Double?](repeating: nil, count: trial.raw.count)
         var unfiltered = [Double?](repeating: nil, count: trial.raw.count)

@@ -5,142 +5,246 @@ import Darwin
 #endif
 import Linear
 
-/// Tracks how uncertain tilt and heading are, in three parts:
-/// - *drift*: what the gyro has accumulated since the references last corrected it — bias
-///   uncertainty × time, plus scale-factor uncertainty × the *net* rotation (rotating back and
-///   forth cancels scale errors, turning circles does not); it grows during rejection and
-///   disturbance and shrinks as the references correct it;
-/// - *lean*: the tilt error let in with gravity — how far the specific force the average followed
-///   leant from the vertical over the last seconds (a launch that outlasted rejection);
-/// - *floor*: the error the references themselves leave — the magnetometer's scatter about the
-///   filtered heading (part of it survives the averaging because it is correlated with orientation),
-///   and the averaged gravity's tilt noise;
-/// - *leverage*: a tilt error moves the magnetic heading by about tan(dip) times itself.
+/// The filter's own uncertainty: a covariance for tilt and one for heading, each over two states —
+/// the angle's error and the gyro's rate error about the same axes (its bias) — propagated through
+/// the gyro integration and updated with the gain of every correction the filter actually made.
+///
+/// - *propagation*: the angle error grows with the rate error (P_ab·dt, P_bb·dt²) and the gyro's
+///   white noise (angle random walk, `gyroNoiseDensity`² per second); the rate error with the bias
+///   instability (`gyroBiasInstability`² per second);
+/// - *correction*: the filter moves the angle by `k` of the disagreement with a reference and the
+///   bias by `c` of it; the covariance follows in Joseph form, `(I − KH) P (I − KH)ᵀ + K R Kᵀ`, with
+///   `R` the reference's own noise (magnetometer and accelerometer noise). A rejected or disturbed
+///   reference corrects with a small gain or none, so the variance grows while it lasts;
+/// - *rest*: a bias measured at rest sets the rate error's variance (`restMeasured`);
+/// - *systematic* terms that do not average out: the gyro's scale-factor error times the net
+///   rotation, integration errors per degree turned, the lean of a sustained acceleration let into the
+///   gravity average, the references' own correlated error (the magnetometer's scatter about the
+///   filtered heading, the averaged gravity's tilt noise);
+/// - *leverage*: a tilt error about the axis across the horizontal field turns the heading by
+///   tan(dip) times itself.
+///
+/// The reported accuracies are `accuracyCoverageFactor` (1.645: 90 % of a normal error) times the
+/// standard deviation.
 ///
 /// ```swift
 /// var model = AttitudeAccuracyModel(settings: settings)
-/// model.propagate(netRate: Vector3(0, 0, 3), dt: 0.01, settings: settings)
+/// model.propagate(netRate: Vector3(0, 0, 3), rate: 3, dt: 0.01, settings: settings)
 /// let accuracy = model.headingAccuracyDegrees(dipTangent: 1.7, settings: settings)
 /// ```
 public struct AttitudeAccuracyModel: Sendable {
-    /// Gyro bias uncertainty (°/s, 1σ) about the horizontal axes, the part that tilts: learned at
-    /// rest or from gravity in motion.
-    public private(set) var tiltBiasUncertainty: Double
-    /// Gyro bias uncertainty (°/s, 1σ) about the vertical, the part that turns the heading: learned
-    /// at rest or from the field in motion.
-    public private(set) var headingBiasUncertainty: Double
-    /// The larger of the two (°/s, 1σ).
-    public var biasUncertainty: Double { max(tiltBiasUncertainty, headingBiasUncertainty) }
-    /// Tilt drift since gravity last corrected it (degrees, 1σ).
-    public private(set) var tiltDrift: Double = 30
-    /// Tilt error let in with the gravity average: how far the specific force it followed leant from
-    /// the vertical over the last seconds (degrees).
-    public private(set) var tiltLean: Double = 0
-    /// Heading drift since the magnetometer last corrected it (degrees, 1σ).
-    public private(set) var headingDrift: Double = 180
+    /// Tilt error variance per horizontal axis (degrees²), gyro part.
+    public private(set) var tiltVariance: Double = 30 * 30
+    private var tiltCovariance = 0.0                    // degrees · °/s
+    /// Variance of the gyro's rate error about the horizontal axes ((°/s)²).
+    public private(set) var tiltBiasVariance: Double
+    /// Heading error variance (degrees²), gyro part.
+    public private(set) var headingVariance: Double = 180 * 180
+    private var headingCovariance = 0.0                 // degrees · °/s
+    /// Variance of the gyro's rate error about the vertical ((°/s)²).
+    public private(set) var headingBiasVariance: Double
+    /// Systematic drift (degrees) since the references last corrected it: scale factor and coning.
+    public private(set) var tiltSystematic = 0.0
+    public private(set) var headingSystematic = 0.0
+    /// Tilt error let in with the gravity average (degrees), about the body's x (roll) and y (pitch)
+    /// axes: how far the specific force it followed leant from the vertical over the last seconds.
+    public private(set) var rollLean = 0.0
+    public private(set) var pitchLean = 0.0
     /// Mean square of the heading innovations (degrees²): how far the magnetometer scatters.
     public private(set) var innovationMeanSquare: Double = 0
-    /// Mean square of the angle between the specific force and the vertical (degrees²).
-    public private(set) var tiltResidualMeanSquare: Double = 0
+    /// Mean square of the innovation's change from one sample to the next (degrees²): with the
+    /// mean square, the time over which the magnetometer's error stays correlated.
+    public private(set) var innovationStepMeanSquare: Double = 0
+    private var lastInnovation: Double?
+    /// The part of the innovations' mean square that survives the heading's averaging (degrees²).
+    public private(set) var surviving: Double = 0
+    /// Mean square of the specific force's angle from the vertical (degrees²), about the roll and
+    /// the pitch axis.
+    public private(set) var rollResidualMeanSquare: Double = 0
+    public private(set) var pitchResidualMeanSquare: Double = 0
+    /// Roll and pitch variances (degrees²) averaged over `magneticTimeConstant`: the heading takes
+    /// a tilt error in only as the field seen through it corrects the heading, over that time, so a
+    /// burst of tilt error (an acceleration let in for a second) moves it far less than a lasting one.
+    public private(set) var slowRollVariance: Double = 30 * 30
+    public private(set) var slowPitchVariance: Double = 30 * 30
+    private let biasVarianceLimit: Double
+    private let angleRandomWalk: Double                 // degrees² per second
+    private let biasRandomWalk: Double                  // (°/s)² per second
 
     public init(settings: AttitudeSettings) {
-        tiltBiasUncertainty = settings.initialBiasUncertainty
-        headingBiasUncertainty = settings.initialBiasUncertainty
+        let initial = settings.initialBiasUncertainty * settings.initialBiasUncertainty
+        tiltBiasVariance = initial
+        headingBiasVariance = initial
+        biasVarianceLimit = initial
+        angleRandomWalk = settings.gyroNoiseDensity * settings.gyroNoiseDensity
+        biasRandomWalk = settings.gyroBiasInstability * settings.gyroBiasInstability
     }
 
-    /// Tilt uncertainty (degrees, 1σ): gyro drift, the lean let in, and the averaged gravity's own noise.
-    public func tiltUncertainty(settings: AttitudeSettings) -> Double {
+    /// Gyro rate error about the horizontal axes (°/s, 1σ): the part of the bias that tilts.
+    public var tiltBiasUncertainty: Double { tiltBiasVariance.squareRoot() }
+    /// Gyro rate error about the vertical (°/s, 1σ): the part of the bias that turns the heading.
+    public var headingBiasUncertainty: Double { headingBiasVariance.squareRoot() }
+    /// The larger of the two (°/s, 1σ).
+    public var biasUncertainty: Double { max(tiltBiasUncertainty, headingBiasUncertainty) }
+    /// What the gyro has let the tilt drift by since gravity corrected it (degrees, 1σ).
+    public var tiltDrift: Double { (tiltVariance + tiltSystematic * tiltSystematic).squareRoot() }
+    /// What the gyro has let the heading drift by since the field corrected it (degrees, 1σ).
+    public var headingDrift: Double { (headingVariance + headingSystematic * headingSystematic).squareRoot() }
+
+    /// Roll uncertainty (degrees, 1σ): gyro drift, the lean let in, and the averaged gravity's own noise.
+    public func rollUncertainty(settings: AttitudeSettings) -> Double {
+        axisUncertainty(lean: rollLean, settings: settings)
+    }
+
+    /// Pitch uncertainty (degrees, 1σ).
+    public func pitchUncertainty(settings: AttitudeSettings) -> Double {
+        axisUncertainty(lean: pitchLean, settings: settings)
+    }
+
+    private func axisUncertainty(lean: Double, settings: AttitudeSettings) -> Double {
         let floor = settings.tiltNoiseDegrees * settings.tiltNoiseDegrees
-            + tiltResidualMeanSquare * settings.tiltResidualFraction * settings.tiltResidualFraction
-        return (tiltDrift * tiltDrift + tiltLean * tiltLean + floor).squareRoot()
+        return (tiltVariance + tiltSystematic * tiltSystematic + lean * lean + floor).squareRoot()
     }
 
-    /// Heading uncertainty (degrees, 1σ) before the tilt's leverage: drift and magnetometer scatter.
+    /// Heading uncertainty (degrees, 1σ) before the tilt's leverage: drift and the magnetometer's
+    /// correlated error that survives the heading's averaging.
     public func headingUncertainty(settings: AttitudeSettings) -> Double {
-        let scatter = innovationMeanSquare * settings.magneticScatterFraction * settings.magneticScatterFraction
-        return (headingDrift * headingDrift + scatter).squareRoot()
+        (headingVariance + headingSystematic * headingSystematic + surviving).squareRoot()
     }
 
     /// Gyro-only growth over one step. `netRate` is the rotation rate averaged in the earth frame
-    /// (°/s, NED): its down component turns the heading, its horizontal part the tilt.
-    /// `rate` is the current rotation rate (°/s): integration errors that grow with any rotation,
-    /// back and forth included (coning between samples, axis misalignment), add to the drift.
+    /// (°/s, NED): its down component turns the heading, its horizontal part the tilt (a scale
+    /// error cancels when rotating back and forth). `rate` is the current rotation rate (°/s):
+    /// integration errors that grow with any rotation (coning between samples, axis misalignment).
+    @inline(__always)
     public mutating func propagate(netRate: Vector3, rate: Double, dt: Double, settings: AttitudeSettings) {
-        let growth = settings.biasUncertaintyGrowth * dt
-        tiltBiasUncertainty = min(settings.initialBiasUncertainty, tiltBiasUncertainty + growth)
-        headingBiasUncertainty = min(settings.initialBiasUncertainty, headingBiasUncertainty + growth)
-        let horizontal = (netRate.x * netRate.x + netRate.y * netRate.y).squareRoot()
+        // Integration errors that grow with any rotation (coning between samples, axis
+        // misalignment) change sign as the motion does: a random walk whose steps, correlated over
+        // about a second, are `gyroRotationUncertainty` of the angle turned.
         let rotation = settings.gyroRotationUncertainty * rate
-        tiltDrift = min(90, tiltDrift + (tiltBiasUncertainty + settings.gyroScaleUncertainty * horizontal + rotation) * dt)
-        headingDrift = min(180, headingDrift
-            + (headingBiasUncertainty + settings.gyroScaleUncertainty * abs(netRate.z) + rotation) * dt)
+        let q = biasRandomWalk * dt, w = (angleRandomWalk + rotation * rotation) * dt
+        tiltVariance = min(8100, tiltVariance + dt * (2 * tiltCovariance + tiltBiasVariance * dt) + w)
+        tiltCovariance += tiltBiasVariance * dt
+        tiltBiasVariance = min(biasVarianceLimit, tiltBiasVariance + q)
+        headingVariance = min(32400, headingVariance + dt * (2 * headingCovariance + headingBiasVariance * dt) + w)
+        headingCovariance += headingBiasVariance * dt
+        headingBiasVariance = min(biasVarianceLimit, headingBiasVariance + q)
+        let horizontal = (netRate.x * netRate.x + netRate.y * netRate.y).squareRoot()
+        tiltSystematic = min(90, tiltSystematic + settings.gyroScaleUncertainty * horizontal * dt)
+        headingSystematic = min(180, headingSystematic + settings.gyroScaleUncertainty * abs(netRate.z) * dt)
     }
 
-    /// The gyro is at rest and its bias is being learned with gain `gain`.
-    public mutating func restCalibrated(gain: Double, settings: AttitudeSettings) {
-        tiltBiasUncertainty += gain * (settings.restBiasUncertainty - tiltBiasUncertainty)
-        headingBiasUncertainty += gain * (settings.restBiasUncertainty - headingBiasUncertainty)
+    /// A rest measured the bias: the rate errors' variances become these ((°/s)²), the angle errors'
+    /// covariance with them shrinks in proportion.
+    public mutating func restMeasured(tiltBiasVariance tilt: Double, headingBiasVariance heading: Double) {
+        if tiltBiasVariance > 0 { tiltCovariance *= min(1, tilt / tiltBiasVariance) }
+        if headingBiasVariance > 0 { headingCovariance *= min(1, heading / headingBiasVariance) }
+        tiltBiasVariance = tilt
+        headingBiasVariance = heading
     }
 
-    /// Gravity corrected the tilt with gain `gain`; `residualDegrees` is the angle between the
-    /// specific force and the vertical, averaged into its mean square with `averagingGain`;
-    /// `leanDegrees` is how far the specific force has leant over the last seconds (the short
-    /// average against the slow one) — an acceleration the average may have taken in.
-    public mutating func tiltCorrected(gain: Double, residualDegrees: Double, leanDegrees: Double, averagingGain: Double,
+    /// One correction of a two-state error (angle, rate) in Joseph form: the angle moved by `k` of
+    /// the disagreement, the rate by `c` (°/s per degree), the reference's noise variance `r`.
+    @inline(__always)
+    private static func correct(_ p: inout Double, _ pc: inout Double, _ pb: inout Double, k: Double, c: Double, r: Double) {
+        let a = 1 - k
+        let newP = a * a * p + k * k * r
+        let newC = a * (pc - c * p) + k * c * r
+        let newB = pb - 2 * c * pc + c * c * (p + r)
+        p = newP; pc = newC; pb = max(0, newB)
+    }
+
+    /// Gravity corrected the tilt with gain `gain` and the bias with `biasGain` (°/s per degree);
+    /// `noiseVariance` is the accelerometer's own per-sample tilt noise (degrees²). `rollResidual` and
+    /// `pitchResidual` are the specific force's angles from the vertical about the two axes, averaged
+    /// into their mean squares with `averagingGain`; `rollLean` and `pitchLean` how far the specific
+    /// force has leant over the last seconds (the short average against the slow one) — an
+    /// acceleration the average may have taken in.
+    public mutating func tiltCorrected(gain: Double, biasGain: Double, noiseVariance: Double,
+                                       rollResidual: Double, pitchResidual: Double,
+                                       rollLean leanX: Double, pitchLean leanY: Double, averagingGain: Double,
                                        dt: Double, settings: AttitudeSettings) {
-        tiltResidualMeanSquare += averagingGain * (residualDegrees * residualDegrees - tiltResidualMeanSquare)
-        tiltDrift -= gain * tiltDrift
+        rollResidualMeanSquare += averagingGain * (rollResidual * rollResidual - rollResidualMeanSquare)
+        pitchResidualMeanSquare += averagingGain * (pitchResidual * pitchResidual - pitchResidualMeanSquare)
+        Self.correct(&tiltVariance, &tiltCovariance, &tiltBiasVariance, k: gain, c: biasGain, r: noiseVariance)
+        tiltSystematic -= gain * tiltSystematic
         // Part of a sustained lean gets into the average before rejection holds it: rise at once.
         // It leaves the tilt as the average learns, but the heading, corrected from a field seen
         // through that tilt, keeps it for about `magneticTimeConstant`: decay at the slower rate.
-        let decay = min(gain, lowPassGain(dt: dt, tau: settings.magneticTimeConstant))
-        tiltLean = max(tiltLean - decay * tiltLean, settings.tiltLeanFraction * min(90, max(0, leanDegrees)))
+        let slow = lowPassGain(dt: dt, tau: settings.magneticTimeConstant)
+        let decay = min(gain, slow)
+        rollLean = max(rollLean - decay * rollLean, min(90, max(0, leanX)))
+        pitchLean = max(pitchLean - decay * pitchLean, min(90, max(0, leanY)))
+        let common = tiltVariance + tiltSystematic * tiltSystematic + settings.tiltNoiseDegrees * settings.tiltNoiseDegrees
+        // Rising at the heading's pace; falling as fast as the tilt itself is corrected (the heading's
+        // own drift covers what it took in before).
+        let roll = common + rollLean * rollLean, pitch = common + pitchLean * pitchLean
+        slowRollVariance += (roll > slowRollVariance ? slow : max(slow, gain)) * (roll - slowRollVariance)
+        slowPitchVariance += (pitch > slowPitchVariance ? slow : max(slow, gain)) * (pitch - slowPitchVariance)
     }
 
-    /// The magnetometer corrected the heading with gain `gain`; `innovationDegrees` is its disagreement.
-    public mutating func headingCorrected(gain: Double, innovationDegrees: Double, averagingGain: Double) {
+    /// The magnetometer corrected the heading with gain `gain` and the bias with `biasGain` (°/s per
+    /// degree); `noiseVariance` is the field's own per-sample heading noise (degrees²);
+    /// `innovationDegrees` is the disagreement, averaged into its mean square with `averagingGain`.
+    ///
+    /// The magnetometer's error beyond its white noise (distortion, calibration residual) depends on
+    /// the orientation, so it stays correlated for a time τ_c — long at rest, short in fast turns —
+    /// which the innovations show: for an error correlated over τ_c, the mean square of the change
+    /// from one sample to the next (dt apart) is about 2 × its variance × dt / τ_c. Averaged over
+    /// the heading's time constant τ (`timeConstant`), a fraction τ_c / (2τ) of its variance remains.
+    public mutating func headingCorrected(gain: Double, biasGain: Double, noiseVariance: Double,
+                                          innovationDegrees: Double, averagingGain: Double,
+                                          dt: Double, timeConstant: Double) {
         innovationMeanSquare += averagingGain * (innovationDegrees * innovationDegrees - innovationMeanSquare)
-        headingDrift -= gain * headingDrift
-    }
-
-    /// Sets the bias uncertainty directly (kept across a restart).
-    /// The bias was learned in motion for one sample, from gravity (`tilt`) or from the field: that
-    /// part's uncertainty relaxes towards `motionBiasUncertainty` (never raising what a rest set).
-    public mutating func motionLearned(tilt: Bool, gain: Double, settings: AttitudeSettings) {
-        let target = settings.motionBiasUncertainty
-        if tilt {
-            if tiltBiasUncertainty > target { tiltBiasUncertainty += gain * (target - tiltBiasUncertainty) }
-        } else if headingBiasUncertainty > target {
-            headingBiasUncertainty += gain * (target - headingBiasUncertainty)
+        if let last = lastInnovation {
+            let step = innovationDegrees - last
+            innovationStepMeanSquare += averagingGain * (step * step - innovationStepMeanSquare)
         }
+        lastInnovation = innovationDegrees
+        let correlated = max(0, innovationMeanSquare - noiseVariance)
+        let steps = max(1e-12, innovationStepMeanSquare - 2 * noiseVariance)
+        let correlationTime = 2 * correlated * dt / steps
+        surviving = correlated * min(1, correlationTime / (2 * max(timeConstant, 1e-3)))
+        Self.correct(&headingVariance, &headingCovariance, &headingBiasVariance, k: gain, c: biasGain, r: noiseVariance)
+        headingSystematic -= gain * headingSystematic
     }
 
-    /// Restores both bias uncertainties (°/s), as kept across a restart.
+    /// Restores both bias uncertainties (°/s, 1σ), as kept across a restart.
     public mutating func setBiasUncertainty(tilt: Double, heading: Double) {
-        tiltBiasUncertainty = tilt
-        headingBiasUncertainty = heading
+        tiltBiasVariance = tilt * tilt
+        headingBiasVariance = heading * heading
+        tiltCovariance = 0
+        headingCovariance = 0
     }
 
-    /// Sets the heading drift directly (at initialisation from one field measurement).
-    public mutating func setHeadingDrift(_ degrees: Double) { headingDrift = degrees }
+    /// Sets the heading drift directly (at initialisation from one field measurement), degrees 1σ.
+    public mutating func setHeadingDrift(_ degrees: Double) {
+        headingVariance = degrees * degrees; headingCovariance = 0; headingSystematic = 0
+    }
 
-    /// Sets the tilt drift directly (at initialisation from one gravity measurement).
-    public mutating func setTiltDrift(_ degrees: Double) { tiltDrift = degrees }
+    /// Sets the tilt drift directly (at initialisation from one gravity measurement), degrees 1σ.
+    public mutating func setTiltDrift(_ degrees: Double) {
+        tiltVariance = degrees * degrees; tiltCovariance = 0; tiltSystematic = 0
+        slowRollVariance = tiltVariance; slowPitchVariance = tiltVariance
+    }
 
     /// Reported heading accuracy (degrees): heading and tilt uncertainty combined, times the coverage
     /// factor, capped at 180°. `dipTangent` is tan(dip) of the measured field (vertical over
-    /// horizontal component).
-    public func headingAccuracyDegrees(dipTangent: Double, settings: AttitudeSettings) -> Double {
-        // A tilt error about the axis across the field turns the horizontal field by about
-        // tan(dip) times itself; across all directions, about half of that on average (≥ 1).
-        let leverage = max(1, 0.5 * min(8, abs(dipTangent.isFinite ? dipTangent : 8)))
-        let tilt = tiltUncertainty(settings: settings) * leverage
+    /// horizontal component); `acrossField` is the tilt uncertainty about the horizontal axis along
+    /// the field's horizontal component (degrees, 1σ), the one a dip turns into heading.
+    public func headingAccuracyDegrees(dipTangent: Double, acrossField: Double, settings: AttitudeSettings) -> Double {
+        let leverage = min(8, abs(dipTangent.isFinite ? dipTangent : 8))
+        let tilt = acrossField * leverage
         let heading = headingUncertainty(settings: settings)
         return min(180, settings.accuracyCoverageFactor * (heading * heading + tilt * tilt).squareRoot())
     }
 
-    /// Reported tilt accuracy (degrees).
-    public func tiltAccuracyDegrees(settings: AttitudeSettings) -> Double {
-        min(90, settings.accuracyCoverageFactor * tiltUncertainty(settings: settings))
+    /// Reported roll and pitch accuracies (degrees), capped at 90°.
+    public func rollAccuracyDegrees(settings: AttitudeSettings) -> Double {
+        min(90, settings.accuracyCoverageFactor * rollUncertainty(settings: settings))
+    }
+
+    public func pitchAccuracyDegrees(settings: AttitudeSettings) -> Double {
+        min(90, settings.accuracyCoverageFactor * pitchUncertainty(settings: settings))
     }
 }

@@ -26,8 +26,12 @@ public struct AttitudeEstimate: Sendable, Hashable {
     public var rateOfTurnDegreesPerSecond: Double?
     /// Heading accuracy (degrees): the error stays within it about 90 % of the time.
     public var accuracyDegrees: Double
-    /// Roll/pitch accuracy (degrees, same coverage).
-    public var tiltAccuracyDegrees: Double
+    /// Roll accuracy (degrees, same coverage), from the filter's covariance.
+    public var rollAccuracyDegrees: Double
+    /// Pitch accuracy (degrees, same coverage).
+    public var pitchAccuracyDegrees: Double
+    /// The larger of the roll and pitch accuracies (degrees).
+    public var tiltAccuracyDegrees: Double { max(rollAccuracyDegrees, pitchAccuracyDegrees) }
     /// Gyro bias currently subtracted (°/s, body axes).
     public var gyroBias: Vector3
     public var flags: AttitudeFlags

@@ -66,6 +66,8 @@ public struct AttitudeFilter: Sendable {
     private var recoveringTilt = false
     private var tiltHoldExhausted = false
     private var restCalibrated = false
+    private var resting = false
+    private var restPrior = (bias: Vector3.zero, tilt: 0.0, heading: 0.0)   // bias, (°/s)² before this rest
     private var driftAtDisturbance = 0.0
     private var gate = InnovationGate()
     private var lag = MagneticLag()
@@ -132,13 +134,25 @@ public struct AttitudeFilter: Sendable {
         let q = quaternion
         let angles = AttitudeEstimate.angles(of: q, pitchLimit: settings.headingPitchLimit)
         let rateOfTurn = rate.map { q.rotate($0).z }
+        let roll = accuracy.rollAccuracyDegrees(settings: settings)
+        let pitch = accuracy.pitchAccuracyDegrees(settings: settings)
+        var heading = 180.0
+        if headingInitialised {
+            // The tilt about the horizontal axis along the field (north) is the one the dip turns
+            // into heading: roll's about body x, pitch's about body y, mixed by the heading.
+            let r00 = 1 - 2 * (q.y * q.y + q.z * q.z), r10 = 2 * (q.x * q.y + q.w * q.z)
+            let h2 = r00 * r00 + r10 * r10
+            let c2 = h2 > 1e-12 ? r00 * r00 / h2 : 0.5
+            let across = (c2 * accuracy.slowRollVariance + (1 - c2) * accuracy.slowPitchVariance).squareRoot()
+            heading = accuracy.headingAccuracyDegrees(dipTangent: dipTangent, acrossField: across, settings: settings)
+        }
         return AttitudeEstimate(
             quaternion: q,
             headingDegrees: headingInitialised ? angles.heading : nil,
             rollDegrees: angles.roll, pitchDegrees: angles.pitch,
             rateOfTurnDegreesPerSecond: rateOfTurn,
-            accuracyDegrees: headingInitialised ? accuracy.headingAccuracyDegrees(dipTangent: dipTangent, settings: settings) : 180,
-            tiltAccuracyDegrees: accuracy.tiltAccuracyDegrees(settings: settings),
+            accuracyDegrees: heading,
+            rollAccuracyDegrees: roll, pitchAccuracyDegrees: pitch,
             gyroBias: bias, flags: flags)
     }
 
@@ -180,16 +194,31 @@ public struct AttitudeFilter: Sendable {
             return
         }
 
-        // Bias at rest.
+        // Bias at rest: the window's mean gyro measures it; blended with the bias known before the
+        // rest in proportion to their variances (a Kalman update, recomputed from the same prior
+        // as the window lengthens and its mean grows more certain).
         if let accel {
             rest.update(gyro: gyro, accelerometer: accel, dt: dt, settings: settings)
             if rest.isAtRest(settings) {
-                // The first rest takes the averaged gyro as it is; later ones refine it slowly.
-                let k = restCalibrated ? lowPassGain(dt: dt, tau: settings.restBiasTimeConstant) : 1
-                bias += (rest.averageGyro - bias) * k
-                accuracy.restCalibrated(gain: restCalibrated ? k : 0.5, settings: settings)
+                if !resting {
+                    restPrior = (bias, accuracy.tiltBiasVariance, accuracy.headingBiasVariance)
+                    resting = true
+                }
+                let r = rest.measurementVariance(settings)
+                let kt = restPrior.tilt / (restPrior.tilt + r), kh = restPrior.heading / (restPrior.heading + r)
+                // Each body axis takes the gain of the part it is of: the vertical's or the tilt's.
+                let d = (inclination * strapdown).inverseRotate(Vector3(0, 0, 1))
+                let gain = Vector3(kt + (kh - kt) * d.x * d.x, kt + (kh - kt) * d.y * d.y, kt + (kh - kt) * d.z * d.z)
+                let change = rest.averageGyro - restPrior.bias
+                let limit = settings.maximumBias
+                let b = restPrior.bias + Vector3(change.x * gain.x, change.y * gain.y, change.z * gain.z)
+                bias = Vector3(max(-limit, min(limit, b.x)), max(-limit, min(limit, b.y)), max(-limit, min(limit, b.z)))
+                accuracy.restMeasured(tiltBiasVariance: (1 - kt) * restPrior.tilt,
+                                      headingBiasVariance: (1 - kh) * restPrior.heading)
                 restCalibrated = true
                 flags.insert(.atRest)
+            } else {
+                resting = false
             }
         }
 
@@ -206,16 +235,9 @@ public struct AttitudeFilter: Sendable {
         // adds its own condition: that it is trusted now).
         let calm = !flags.contains(.atRest) && elapsed > settings.initialisationDuration
             && omegaNorm < settings.motionBiasRateLimit
-        if let accel, correctTilt(accel, dt: dt, calm: calm) {
-            let tau = motionBiasTimeConstant(sigma: accuracy.tiltBiasUncertainty)
-            accuracy.motionLearned(tilt: true, gain: lowPassGain(dt: dt, tau: tau), settings: settings)
-        }
+        if let accel { correctTilt(accel, dt: dt, calm: calm) }
         if let field, tiltInitialised {
-            let reliability = correctHeading(field, dt: dt, calm: calm, verticalRate: earthRate.z)
-            if reliability > 0 {
-                let tau = motionBiasTimeConstant(sigma: accuracy.headingBiasUncertainty)
-                accuracy.motionLearned(tilt: false, gain: lowPassGain(dt: dt, tau: tau) * reliability, settings: settings)
-            }
+            correctHeading(field, dt: dt, calm: calm, verticalRate: earthRate.z)
         }
         finishFlags(field: field)
     }
@@ -245,8 +267,7 @@ public struct AttitudeFilter: Sendable {
         return min(max(settings.motionBiasTimeConstant, 1), max(1, scaled))
     }
 
-    /// Returns true when the correction taught the gyro bias.
-    private mutating func correctTilt(_ accel: Vector3, dt: Double, calm: Bool) -> Bool {
+    private mutating func correctTilt(_ accel: Vector3, dt: Double, calm: Bool) {
         var specific = accel
         var nedAcceleration: Vector3?
         if let vehicle = vehicleAcceleration, (lastTime ?? 0) - vehicleAccelerationTime <= settings.vehicleAccelerationHold {
@@ -285,12 +306,17 @@ public struct AttitudeFilter: Sendable {
         let tolerance = biasLean > settings.accelerationRejectionDegrees
             ? tan(radians(min(60, biasLean))) : rejectionTangent
         let leans = lateral > tolerance * shortAverage.dot(referenceAverage)
-        // The angle between this sample's specific force and the vertical, as its sine (enough for
-        // the accuracy model's scatter).
+        // The angle between this sample's specific force and the vertical, about the body's roll
+        // and pitch axes, as sines (enough for the accuracy model's scatter): the horizontal part
+        // of the specific force along the body's x axis tilts the pitch, across it the roll.
         let earth = inclination.rotate(inStrapdown)
-        let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
         let earthNorm = earth.norm
-        let residual = earth.z < 0 && earthNorm > 0 ? degrees(horizontal / earthNorm) : 90
+        let forward = (inclination * strapdown).rotate(Vector3(1, 0, 0))
+        let forwardNorm = (forward.x * forward.x + forward.y * forward.y).squareRoot()
+        let fx = forwardNorm > 1e-6 ? forward.x / forwardNorm : 1, fy = forwardNorm > 1e-6 ? forward.y / forwardNorm : 0
+        let scale = earth.z < 0 && earthNorm > 0 ? degrees(1) / earthNorm : 0
+        let pitchResidual = scale > 0 ? min(90, abs(earth.x * fx + earth.y * fy) * scale) : 90
+        let rollResidual = scale > 0 ? min(90, abs(earth.y * fx - earth.x * fy) * scale) : 90
         let baseGain = lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant))
         var gain = baseGain
         // Gravity is only rejected while the gyro can hold the tilt on its own; once it cannot,
@@ -338,42 +364,63 @@ public struct AttitudeFilter: Sendable {
             * (lowPassGain(dt: dt, tau: settings.accelerationReferenceTimeConstant) * gain / max(baseGain, 1e-300))
 
         // Turn the averaged specific force to point straight up (0, 0, −1).
-        guard let e = inclination.rotate(gravityAverage).normalized else { return false }
+        guard let e = inclination.rotate(gravityAverage).normalized else { return }
         let correction = Quaternion.levelling(up: e)
         inclination = (correction * inclination).renormalized
-        // The short average's lean from the slow one is the tilt error this correction lets in.
-        let along = shortAverage.dot(referenceAverage)
-        let leanDegrees = along > lateral ? degrees(lateral / along) : 90    // tan θ ≈ θ below 45°
-        accuracy.tiltCorrected(gain: gain, residualDegrees: min(residual, 90), leanDegrees: leanDegrees,
-                               averagingGain: lowPassGain(dt: dt, tau: settings.accelerationTimeConstant),
-                               dt: dt, settings: settings)
+        // The gravity average's lean from the slow one is the tilt error the accelerations it took
+        // in have left (what a back-and-forth motion leaves is its velocity change over the
+        // average's span, not its accelerations), as a rotation (axis × angle) split between the
+        // roll and the pitch axis.
+        // While an acceleration is being rejected (and for the hold after), part of it got in
+        // before the rejection began: then the short average's lean, times `tiltLeanFraction`,
+        // if larger.
+        var leanCross = gravityAverage.cross(referenceAverage)
+        var along = gravityAverage.dot(referenceAverage)
+        if rejectionHold > 0 {
+            let shortCross = shortAverage.cross(referenceAverage) * settings.tiltLeanFraction
+            let shortAlong = shortAverage.dot(referenceAverage)
+            if shortCross.norm * along > leanCross.norm * shortAlong { leanCross = shortCross; along = shortAlong }
+        }
+        let leanLateral = leanCross.norm
+        let leanAxis = inclination.rotate(leanCross)
+        let leanScale = along > leanLateral ? degrees(1) / max(along, 1e-9) : 90 / max(leanLateral, 1e-9)
+        let rollLean = abs(leanAxis.x * fx + leanAxis.y * fy) * leanScale
+        let pitchLean = abs(leanAxis.y * fx - leanAxis.x * fy) * leanScale
         // While gravity is trusted in full, the correction undoes what the bias error integrated:
         // feed it back (Mahony-style). Not while the specific force leans, nor for
         // `accelerationRejectionHold` after (the average then holds some of the acceleration),
         // whether or not the lean is being rejected.
-        guard calm, rejectionHold == 0 else { return false }
+        let learns = calm && rejectionHold == 0
+        let biasTime = motionBiasTimeConstant(sigma: accuracy.tiltBiasUncertainty)
+        // The reference's noise per sample: the accelerometer's white noise (what accelerations
+        // leave in the average is the lean above).
+        let white = degrees(settings.accelerometerNoiseDensity) * degrees(settings.accelerometerNoiseDensity) / max(2 * dt, 1e-6)
+        accuracy.tiltCorrected(gain: gain, biasGain: learns ? gain / biasTime : 0, noiseVariance: white,
+                               rollResidual: rollResidual, pitchResidual: pitchResidual,
+                               rollLean: rollLean, pitchLean: pitchLean,
+                               averagingGain: lowPassGain(dt: dt, tau: settings.accelerationTimeConstant),
+                               dt: dt, settings: settings)
+        guard learns else { return }
         let angle = Vector3(2 * correction.x, 2 * correction.y, 0)
         let inBody = (inclination * strapdown).inverseRotate(angle)
-        adjustBias(by: inBody * (-degrees(1) / motionBiasTimeConstant(sigma: accuracy.tiltBiasUncertainty)))
-        return true
+        adjustBias(by: inBody * (-degrees(1) / biasTime))
     }
 
-    /// Returns how much the correction taught the gyro bias: 0 (not at all) to 1 (in full).
-    private mutating func correctHeading(_ field: Vector3, dt: Double, calm: Bool, verticalRate: Double) -> Double {
+    private mutating func correctHeading(_ field: Vector3, dt: Double, calm: Bool, verticalRate: Double) {
         let tilted = inclination * strapdown
         let earth = tilted.rotate(field)
         let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
         let norm = earth.norm
         let dip = degrees(atan2(earth.z, horizontal))
         dipTangent = earth.z / max(horizontal, 1e-9 * norm)
-        guard horizontal > 1e-3 * norm else { return 0 }
+        guard horizontal > 1e-3 * norm else { return }
         let fieldHeading = atan2(earth.y, earth.x)
         if !headingInitialised {
             headingOffset = -fieldHeading
             headingInitialised = true
             accuracy.setHeadingDrift(5)
             _ = reference.update(norm: norm, dipDegrees: dip, dt: dt, gyroHoldExceeded: false, settings: settings)
-            return 0
+            return
         }
         var innovation = remainder(-fieldHeading - headingOffset, 2 * Double.pi)
         if settings.magneticLagTimeConstant > 0 {
@@ -403,18 +450,27 @@ public struct AttitudeFilter: Sendable {
                                   : headingTimeConstant
         let gain = lowPassGain(dt: dt, tau: ramped(tau)) * (settled ? weight : 1) * fieldWeight
         headingOffset = remainder(headingOffset + gain * innovation, 2 * Double.pi)
-        accuracy.headingCorrected(gain: gain, innovationDegrees: degrees(innovation),
-                                  averagingGain: lowPassGain(dt: dt, tau: settings.magneticTimeConstant))
         // Only a field trusted in full teaches the bias, and in proportion to how consistently it
         // agrees with the gyro: a field whose heading scatters by more than the innovation gate's
         // floor (an uncalibrated board turning, steel nearby) would teach the bias its own errors.
-        guard calm, weight == 1, fieldWeight == 1, !gate.recovering else { return 0 }
-        let scatter = gate.meanSquare.squareRoot()
-        let floor = settings.magneticInnovationGateDegrees
-        let reliability = scatter > floor ? (floor / scatter) * (floor / scatter) : 1
-        let inBody = tilted.inverseRotate(Vector3(0, 0, gain * innovation))
-        adjustBias(by: inBody * (-degrees(1) * reliability / motionBiasTimeConstant(sigma: accuracy.headingBiasUncertainty)))
-        return reliability
+        var biasGain = 0.0
+        if calm, weight == 1, fieldWeight == 1, !gate.recovering {
+            let scatter = gate.meanSquare.squareRoot()
+            let floor = settings.magneticInnovationGateDegrees
+            let reliability = scatter > floor ? (floor / scatter) * (floor / scatter) : 1
+            let biasTime = motionBiasTimeConstant(sigma: accuracy.headingBiasUncertainty)
+            biasGain = gain * reliability / biasTime
+            let inBody = tilted.inverseRotate(Vector3(0, 0, gain * innovation))
+            adjustBias(by: inBody * (-degrees(1) * reliability / biasTime))
+        }
+        // The field's own heading noise per sample: the magnetometer's noise across the horizontal field.
+        let white = degrees(settings.magnetometerNoise / horizontal)
+        accuracy.headingCorrected(gain: gain, biasGain: biasGain, noiseVariance: white * white,
+                                  innovationDegrees: degrees(innovation),
+                                  // A rejected field's disagreement is the disturbance's, not the scatter's.
+                                  averagingGain: lowPassGain(dt: dt, tau: settings.magneticTimeConstant)
+                                      * (settled ? weight * fieldWeight : 1),
+                                  dt: dt, timeConstant: tau)
     }
 
     private mutating func adjustBias(by change: Vector3) {

@@ -83,13 +83,30 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// Shortest heading time constant (s) that `magneticDriftAllowanceDegrees` can bring. Default 2 s.
     public var magneticMinimumTimeConstant: Double = 2
 
-    /// Relative deviation of |B| from the reference beyond which the field is disturbed (fraction);
-    /// beyond it the heading correction is weighted by (tolerance / deviation)². Default 0.1 (10 %).
+    /// Widest relative deviation of |B| from the reference that passes for undisturbed (fraction);
+    /// beyond the tolerance the heading correction is weighted by (tolerance / deviation)². The
+    /// tolerance itself is `magneticToleranceSigmas` times the field's learned scatter, between
+    /// `magneticNormMinimumTolerance` and this (see `MagneticReference`). Default 0.1 (10 %).
     public var magneticNormTolerance: Double = 0.1
 
-    /// Deviation of the dip angle from the reference beyond which the field is disturbed (degrees).
+    /// Widest deviation of the dip angle from the reference that passes for undisturbed (degrees).
     /// Default 10°.
     public var magneticDipToleranceDegrees: Double = 10
+
+    /// Narrowest |B| tolerance (fraction), however steady the field: the field itself changes by
+    /// this much with temperature and a magnetometer's scale by about as much. Default 0.02 (2 %).
+    public var magneticNormMinimumTolerance: Double = 0.02
+
+    /// Narrowest dip tolerance (degrees): what a tilt error of the averaged gravity moves the dip by.
+    /// Default 2°.
+    public var magneticDipMinimumToleranceDegrees: Double = 2
+
+    /// The |B| and dip tolerances are this many times the undisturbed field's RMS scatter. Default 3.
+    public var magneticToleranceSigmas: Double = 3
+
+    /// Time constant (s) over which that scatter is learned, from undisturbed samples only: as the
+    /// reference itself (`magneticReferenceTimeConstant`). Default 20 s.
+    public var magneticSpreadTimeConstant: Double = 20
 
     /// Smallest disagreement (degrees) between the magnetometer's heading and the gyro-carried
     /// heading that rejects the field, whatever its magnitude and dip. Default 5°.
@@ -130,22 +147,55 @@ public struct AttitudeSettings: Sendable, Hashable {
 
     // MARK: Gyroscope bias
 
-    /// A sample counts towards rest when the gyro differs from its 0.5 s average by less than this
-    /// and that average is below it (°/s). Default 2 °/s.
+    // MARK: Sensor noise figures (datasheet values of consumer MEMS parts)
+
+    /// Gyro white noise density (°/s/√Hz): the angle random walk, how far the integrated angle
+    /// wanders per √s. ICM-20948 0.015, MPU-6050 0.005, LSM6DSL 0.004, BMI160 0.007. Default 0.015.
+    public var gyroNoiseDensity: Double = 0.015
+
+    /// Gyro bias instability as a random walk of the bias (°/s per √s): temperature and ageing move
+    /// a MEMS bias by about a tenth of a degree per second over an hour. Default 0.002.
+    public var gyroBiasInstability: Double = 0.002
+
+    /// Accelerometer white noise density (g/√Hz). MPU-6050 400 µg, ICM-20948 230 µg, LSM6DSL 90 µg.
+    /// Default 0.0003 (300 µg/√Hz).
+    public var accelerometerNoiseDensity: Double = 0.0003
+
+    /// Magnetometer noise (µT RMS per sample). QMC5883L and HMC5883L about 0.2, LIS3MDL 0.3 at high
+    /// rates, AK09916 0.15 per LSB. Default 0.3 µT.
+    public var magnetometerNoise: Double = 0.3
+
+    // MARK: Rest (gyroscope and accelerometer over a window)
+
+    /// A sample counts towards rest when the gyro differs from its short average by less than this
+    /// and that average is below it (°/s): shocks end a rest, and a bias is never this large. Default 2 °/s.
     public var restGyroThreshold: Double = 2
 
-    /// A sample counts towards rest when the specific force differs from its 0.5 s average by less
+    /// A sample counts towards rest when the specific force differs from its short average by less
     /// than this (g). Default 0.05 g.
     public var restAccelerationThreshold: Double = 0.05
 
-    /// Time constant (s) of the averages used for rest detection. Default 0.5 s.
+    /// Farthest the gyro's short average may move during a rest (°/s): a still gyro's average holds
+    /// within its noise (0.015 °/s/√Hz over 0.5 s: 0.015 °/s) ten times over, while a slow motion's
+    /// rate keeps changing (a swell's roll by several °/s per second). Default 0.2 °/s.
+    public var restGyroSteadiness: Double = 0.2
+
+    /// Farthest the specific force's short average may move during a rest (g): the tilt of a still
+    /// body holds within the accelerometer's noise (0.3 mg averaged) while a rolling boat's changes
+    /// by a degree (0.017 g) within a second even as its roll stops. Default 0.005 g (0.3°).
+    public var restAccelerationSteadiness: Double = 0.005
+
+    /// Time constant (s) of the short averages used for rest detection. Default 0.5 s.
     public var restFilterTimeConstant: Double = 0.5
 
-    /// Continuous rest (s) needed before the gyro bias is learned from the averaged gyro. Default 1.5 s.
+    /// Continuous stillness (s) before the window counts as rest and measures the bias. Default 1.5 s.
     public var restMinimumDuration: Double = 1.5
 
-    /// Time constant (s) with which the bias follows the averaged gyro at rest. Default 3 s.
-    public var restBiasTimeConstant: Double = 3
+    /// Rotation rate (°/s, 1σ) a body that passes for still may yet have (a desk's sway, a slow turn
+    /// within the steadiness limits): what one rest's mean gyro is uncertain by beyond the averaged
+    /// noise. The rest measurement is blended with the bias known before in proportion to their
+    /// uncertainties. Default 0.02 °/s.
+    public var restResidualRate: Double = 0.02
 
     /// Time constant (s) of the bias estimate while moving, once settled, from the corrections that
     /// gravity and the field keep making. Each reference teaches the bias only while it is trusted:
@@ -161,10 +211,6 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// τ it forms a loop damped by ½·√(T/τ): keep T above τ, or the loop rings. Default 8 s.
     public var motionBiasInitialTimeConstant: Double = 8
 
-    /// Gyro bias uncertainty (°/s) that learning in motion brings the estimate to, when there has
-    /// been no rest. Default 0.1 °/s.
-    public var motionBiasUncertainty: Double = 0.1
-
     /// Largest rotation rate (°/s) at which motion bias estimation runs. Default 30 °/s.
     public var motionBiasRateLimit: Double = 30
 
@@ -175,12 +221,6 @@ public struct AttitudeSettings: Sendable, Hashable {
 
     /// Gyro bias uncertainty (°/s, 1σ) before any rest. Default 1 °/s.
     public var initialBiasUncertainty: Double = 1
-
-    /// Gyro bias uncertainty (°/s, 1σ) reached after rest calibration. Default 0.05 °/s.
-    public var restBiasUncertainty: Double = 0.05
-
-    /// Growth of the bias uncertainty with time (°/s per s), from temperature and ageing. Default 1e-4.
-    public var biasUncertaintyGrowth: Double = 1e-4
 
     /// Gyro scale-factor uncertainty (fraction of the rate), after the factory trim of a consumer
     /// MEMS gyro. Default 0.005 (0.5 %).
@@ -193,20 +233,10 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// Tilt uncertainty (degrees, 1σ) of the averaged gravity when the motion is calm. Default 0.5°.
     public var tiltNoiseDegrees: Double = 0.5
 
-    /// Fraction of a sustained lean of the specific force (short against slow average) taken as tilt
-    /// error: the short average needs about its own time constant to show a launch, and the gravity
-    /// average takes part of it in meanwhile. Default 0.75.
+    /// The tilt error accelerations leave is the gravity average's lean from the slow average of the
+    /// specific force; while an acceleration is being rejected, this fraction of the short average's
+    /// lean, if larger (part of a launch gets in before it is seen). Default 0.75.
     public var tiltLeanFraction: Double = 0.75
-
-    /// Fraction of the specific force's scatter about the vertical (RMS, degrees) that survives the
-    /// gravity average: about √(correlation time / (2 × accelerationTimeConstant)) with motions
-    /// correlated over 0.1 s. Default 0.1.
-    public var tiltResidualFraction: Double = 0.1
-
-    /// Fraction of the magnetometer's heading scatter about the filtered heading (RMS) that remains in
-    /// the heading: a distorted or uncalibrated field errs the same way at the same orientation, so
-    /// averaging removes only part of it. Default 0.5.
-    public var magneticScatterFraction: Double = 0.5
 
     /// Time constant (s) of the earth-frame average of the rotation rate whose magnitude drives the
     /// scale-factor part of the drift (back-and-forth rotation cancels out). Default 15 s.

@@ -12,6 +12,14 @@ import Linear
 /// The reference starts from the expected field (the WMM at the receiver, when known) or from the
 /// first field measured, and then follows the undisturbed field slowly.
 ///
+/// The tolerances are not fixed: they are `magneticToleranceSigmas` times how far the undisturbed
+/// field's |B| and dip scatter about the reference (learned over `magneticSpreadTimeConstant`),
+/// between a floor (the magnetometer's noise, `magneticNormMinimumTolerance`,
+/// `magneticDipMinimumToleranceDegrees`) and `magneticNormTolerance`, `magneticDipToleranceDegrees`.
+/// They start at the loose end; a well-calibrated magnetometer narrows them to a few percent and a
+/// few degrees, so a disturbance of 15 µT at right angles to a 50 µT field (3 % in |B|, 4° in dip)
+/// stands out, while an uncalibrated one, whose field wanders more as it turns, keeps them wide.
+///
 /// ```swift
 /// var reference = MagneticReference()
 /// reference.setExpected(norm: 49.8, dipDegrees: 64.1)
@@ -26,6 +34,11 @@ public struct MagneticReference: Sendable {
     public private(set) var disturbedDuration = 0.0
     private var candidateNorm = 0.0
     private var candidateDip = 0.0
+    private var normSpread = -1.0               // mean square of the relative |B| deviation; < 0 before the first
+    private var dipSpread = 0.0                 // degrees²
+    /// The current tolerances: relative deviation of |B|, and dip deviation (degrees).
+    public private(set) var normTolerance = 0.1
+    public private(set) var dipToleranceDegrees = 10.0
 
     public init() {}
 
@@ -40,17 +53,41 @@ public struct MagneticReference: Sendable {
     /// (tolerance / deviation)² for the worse of the two.
     public func weight(norm measured: Double, dipDegrees dip: Double, settings: AttitudeSettings) -> Double {
         guard let norm else { return 1 }
-        let normRatio = abs(measured - norm) / max(1e-9, settings.magneticNormTolerance * norm)
-        let dipRatio = abs(dip - dipDegrees) / max(1e-9, settings.magneticDipToleranceDegrees)
+        let normRatio = abs(measured - norm) / max(1e-9, normTolerance * norm)
+        let dipRatio = abs(dip - dipDegrees) / max(1e-9, dipToleranceDegrees)
         let worst = max(normRatio, dipRatio)
-        return worst <= 1 ? 1 : 1 / (worst * worst)
+        let square = worst * worst
+        return worst <= 1 ? 1 : 1 / (square * square)
     }
 
     /// True when a field of this magnitude and dip deviates from the reference.
     public func isDisturbed(norm measured: Double, dipDegrees dip: Double, settings: AttitudeSettings) -> Bool {
         guard let norm else { return false }
-        return abs(measured - norm) > settings.magneticNormTolerance * norm
-            || abs(dip - dipDegrees) > settings.magneticDipToleranceDegrees
+        return abs(measured - norm) > normTolerance * norm
+            || abs(dip - dipDegrees) > dipToleranceDegrees
+    }
+
+    /// Learns the undisturbed field's scatter from one accepted sample and sets the tolerances.
+    private mutating func learnSpread(norm measured: Double, dipDegrees dip: Double, reference: Double, dt: Double,
+                                      settings: AttitudeSettings) {
+        let k = settings.magneticToleranceSigmas
+        let normMaximum = settings.magneticNormTolerance, dipMaximum = settings.magneticDipToleranceDegrees
+        if normSpread < 0 {
+            normSpread = normMaximum * normMaximum / (k * k)
+            dipSpread = dipMaximum * dipMaximum / (k * k)
+        }
+        // A sample counts at most as far as the tolerance reaches, so a slow disturbance cannot
+        // widen the tolerance faster than by `magneticToleranceSigmas` per time constant.
+        let relative = min(normTolerance, abs(measured - reference) / max(reference, 1e-9))
+        let dipDeviation = min(dipToleranceDegrees, abs(dip - dipDegrees))
+        let g = lowPassGain(dt: dt, tau: settings.magneticSpreadTimeConstant)
+        normSpread += g * (relative * relative - normSpread)
+        dipSpread += g * (dipDeviation * dipDeviation - dipSpread)
+        let noise = k * settings.magnetometerNoise / max(reference, 1e-9)
+        let normFloor = max(settings.magneticNormMinimumTolerance, noise)
+        let dipFloor = settings.magneticDipMinimumToleranceDegrees + degrees(noise)
+        normTolerance = min(normMaximum, max(normFloor, k * normSpread.squareRoot()))
+        dipToleranceDegrees = min(dipMaximum, max(dipFloor, k * dipSpread.squareRoot()))
     }
 
     /// Feeds one field measurement (magnitude µT, dip degrees). Returns whether it is disturbed, and
@@ -58,11 +95,16 @@ public struct MagneticReference: Sendable {
     /// (`gyroHoldExceeded`, or `magneticRejectionTimeout`).
     public mutating func update(norm measured: Double, dipDegrees dip: Double, dt: Double, gyroHoldExceeded: Bool,
                                 settings: AttitudeSettings) -> (disturbed: Bool, replaced: Bool) {
+        if normSpread < 0 {
+            normTolerance = settings.magneticNormTolerance
+            dipToleranceDegrees = settings.magneticDipToleranceDegrees
+        }
         guard let current = norm else {
             norm = measured; dipDegrees = dip
             return (false, false)
         }
         if !isDisturbed(norm: measured, dipDegrees: dip, settings: settings) {
+            learnSpread(norm: measured, dipDegrees: dip, reference: current, dt: dt, settings: settings)
             let k = lowPassGain(dt: dt, tau: settings.magneticReferenceTimeConstant)
             norm = current + k * (measured - current)
             dipDegrees += k * (dip - dipDegrees)

@@ -36,9 +36,10 @@ struct BroadExcerpt {
 
     /// Heading errors (degrees) and whether `accuracyDegrees` covered each, over the metric rows
     /// (moving, |pitch| ≤ 60°, finite truth).
-    func run(settings: AttitudeSettings = AttitudeSettings(), gyro: Bool = true) -> (errors: [Double], covered: [Bool]) {
+    func run(settings: AttitudeSettings = AttitudeSettings(), gyro: Bool = true)
+        -> (errors: [Double], covered: [Bool], accuracies: [Double]) {
         var filter = AttitudeFilter(settings: settings)
-        var errors: [Double] = [], covered: [Bool] = []
+        var errors: [Double] = [], covered: [Bool] = [], accuracies: [Double] = []
         for r in rows {
             filter.update(time: r.time, gyroscope: gyro ? r.gyro : nil, accelerometer: r.accelerometer, magnetometer: r.magnetometer)
             guard r.moving, abs(r.pitch) <= 60, r.heading.isFinite else { continue }
@@ -46,8 +47,9 @@ struct BroadExcerpt {
             let error = e.headingDegrees.map { angleError($0, r.heading) } ?? 180
             errors.append(error)
             covered.append(error <= e.accuracyDegrees)
+            accuracies.append(e.accuracyDegrees)
         }
-        return (errors, covered)
+        return (errors, covered, accuracies)
     }
 }
 

@@ -40,6 +40,9 @@ public struct InertialRecording: Sendable {
     public var accelerationNoise: Double
     public var magneticNoise: Double
     public var seed: UInt64
+    /// Fields added to the earth's (a steel hull alongside, a car parked by the compass), fixed in
+    /// the world, each while it lasts.
+    public var disturbances: [FieldDisturbance] = []
 
     public init(scenario: AttitudeScenario, world: SimulatedWorld = .sydney, duration: Double = 300, rate: Double = 100,
                 gyroBias: Vector3 = Vector3(0.5, -0.5, 0.5), gyroNoise: Double = 0.1, accelerationNoise: Double = 0.005,
@@ -71,12 +74,48 @@ public struct InertialRecording: Sendable {
             let attitude = scenario.attitude(at: t)
             var heading = (attitude.yaw - world.declination).truncatingRemainder(dividingBy: 360)
             if heading < 0 { heading += 360 }
+            var field = setup.chipField(atScenarioTime: t)
+            for d in disturbances where d.weight(at: t) > 0 {
+                field += attitude.bodyToNED.transposed * (d.ned * d.weight(at: t))
+            }
             rows.append(Row(time: t,
                             gyroscope: setup.chipRotationRate(atScenarioTime: t) + noise(gyroNoise),
                             accelerometer: setup.chipAcceleration(atScenarioTime: t) + noise(accelerationNoise),
-                            magnetometer: setup.chipField(atScenarioTime: t) + noise(magneticNoise),
+                            magnetometer: field + noise(magneticNoise),
                             attitude: attitude, magneticHeading: heading))
         }
         return rows
+    }
+}
+
+/// A magnetic field added to the earth's for a while, fixed in the world (true NED, µT): it comes
+/// and goes over `ramp` seconds, as a body of steel does when it nears and leaves.
+///
+/// ```swift
+/// var recording = InertialRecording(scenario: .boat(), duration: 300)
+/// recording.disturbances = [FieldDisturbance(ned: Vector3(0, 15, 0), start: 120, duration: 30)]
+/// ```
+public struct FieldDisturbance: Sendable, Hashable {
+    /// The added field, true NED, µT.
+    public var ned: Vector3
+    /// When it starts to come (s) and how long it stays at full strength after arriving (s).
+    public var start: Double
+    public var duration: Double
+    /// Seconds it takes to come and to go.
+    public var ramp: Double
+
+    public init(ned: Vector3, start: Double, duration: Double, ramp: Double = 2) {
+        self.ned = ned
+        self.start = start
+        self.duration = duration
+        self.ramp = ramp
+    }
+
+    /// 0 before and after, 1 at full strength, a smooth ramp between.
+    public func weight(at t: Double) -> Double {
+        let r = max(1e-9, ramp)
+        let rising = (t - start) / r, falling = (start + r + duration + r - t) / r
+        let x = max(0, min(1, min(rising, falling)))
+        return 0.5 - 0.5 * cos(.pi * x)
     }
 }

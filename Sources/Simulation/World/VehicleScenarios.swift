@@ -18,10 +18,11 @@ private let standardGravity = 9.80665
 
 extension AttitudeScenario {
     /// A sailing boat at 3 m/s on a course of `course`° (yaw is true): heeled 8° to port by the wind,
-    /// rolling ±12° (period 6 s) and pitching ±4° (period 4.5 s) in a swell that also heaves her
-    /// ±0.2 g, the waves yawing her ±3°; 45 s in, and every 90 s after, she tacks through 90° in 12 s,
-    /// and the heel changes side. The heading a compass should hold is steady; the accelerometer
-    /// alone sees the heave and the roll.
+    /// rolling in a swell of three components (7° at 0.13 Hz, 3° at 0.21 Hz, 2° at 0.31 Hz: up to
+    /// ±20° with the heel, and moments when the roll almost stops, as a real swell's beats make),
+    /// pitching ±4.5° in two components, heaving ±0.2 g and yawing ±4.5°; 45 s in, and every 90 s
+    /// after, she tacks through 90° in 12 s, and the heel changes side. The heading a compass should
+    /// hold is steady; the accelerometer alone sees the heave and the roll.
     public static func boat(course: Double = 70) -> AttitudeScenario {
         let tackPeriod = 90.0, tackDuration = 12.0, speed = 3.0
         @Sendable func courseAndSide(_ time: Double) -> (course: Double, side: Double, rate: Double) {
@@ -43,13 +44,16 @@ extension AttitudeScenario {
             let s = courseAndSide(t)
             let c = radians(s.course)
             let across = speed * radians(s.rate) / standardGravity
-            return Vector3(-across * sin(c), across * cos(c), 0.2 * sin(2 * .pi * t / 4.5))
+            let heave = 0.12 * sin(2 * .pi * 0.13 * t + 0.4) + 0.08 * sin(2 * .pi * 0.21 * t + 1.3)
+            return Vector3(-across * sin(c), across * cos(c), heave)
         }, groundTrack: { t in
             GroundTrack(course: courseAndSide(t).course.truncatingRemainder(dividingBy: 360), speed: speed)
         }) { t in
             let s = courseAndSide(t)
-            return Attitude(roll: 8 * s.side + 12 * sin(2 * .pi * t / 6), pitch: 4 * sin(2 * .pi * t / 4.5 + 1),
-                            yaw: (s.course + 3 * sin(2 * .pi * t / 9)).truncatingRemainder(dividingBy: 360))
+            let roll = 7 * sin(2 * .pi * 0.13 * t) + 3 * sin(2 * .pi * 0.21 * t + 0.7) + 2 * sin(2 * .pi * 0.31 * t + 2.1)
+            let pitch = 3 * sin(2 * .pi * t / 4.5 + 1) + 1.5 * sin(2 * .pi * 0.17 * t + 0.3)
+            let yaw = s.course + 3 * sin(2 * .pi * t / 9) + 1.5 * sin(2 * .pi * 0.21 * t + 2)
+            return Attitude(roll: 8 * s.side + roll, pitch: pitch, yaw: yaw.truncatingRemainder(dividingBy: 360))
         }
     }
 
