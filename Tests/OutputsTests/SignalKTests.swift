@@ -8,7 +8,8 @@ struct SignalKTests {
     static func full() -> HeadingReport {
         HeadingReport(wall: 1_795_000_000.125, monotonic: 3.5, magneticHeading: 90, compassHeading: 88, deviation: 2,
                       variation: -10, variationSource: "wmm", trueHeading: 80, rateOfTurn: 3, roll: 1, pitch: -2,
-                      accuracy: 1.25, fieldStrength: 48.5, flags: ["deviationApplied"])
+                      accuracy: 1.25, fieldStrength: 48.5, flags: ["deviationApplied"],
+                      rollAccuracy: 0.75, pitchAccuracy: 0.5)
     }
 
     @Test("a delta: context, one update with $source, RFC 3339 timestamp, the specification's paths in radians")
@@ -58,6 +59,8 @@ struct SignalKTests {
         #expect(o["declination_source"]?.string == "wmm")
         #expect(o["rate_of_turn_dps"]?.double == 3)
         #expect(o["accuracy_deg"]?.double == 1.25)
+        #expect(o["roll_accuracy_deg"]?.double == 0.75)
+        #expect(o["pitch_accuracy_deg"]?.double == 0.5)
         #expect(o["flags"]?.array == [.string("deviationApplied")])
         #expect(o["fix"]?["lat_deg"]?.double == -33.87)
         #expect(o["fix"]?["gnss_mode"]?.string == "3d")

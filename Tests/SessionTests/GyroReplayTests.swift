@@ -50,9 +50,9 @@ struct GyroReplayTests {
         let (errors, rows) = try errors(trial: trial)
         #expect(errors.count > 400)
         let rmse = (errors.map { $0 * $0 }.reduce(0, +) / Double(errors.count)).squareRoot()
-        // The filter alone gives 2.82°, 0.75°, 1.02° and 0.72° on these excerpts (AttitudeTests); the
+        // The filter alone gives 2.47°, 0.57°, 1.03° and 2.22° on these excerpts (AttitudeTests); the
         // pipeline must not lose that.
-        let bound = ["01": 4.0, "07": 1.4, "15": 1.5, "30": 1.4][trial]!
+        let bound = ["01": 4.0, "07": 1.0, "15": 1.8, "30": 3.2][trial]!
         #expect(rmse < bound, "RMSE \(rmse)° on trial \(trial)")
         #expect(rows.allSatisfy { ($0["flags"] ?? "").contains("gyroAided") })
         #expect(rows.allSatisfy { $0["qw"].flatMap(Double.init) != nil && $0["rate_of_turn_dps"].flatMap(Double.init) != nil })

@@ -53,8 +53,8 @@ struct VehicleScenarioTests {
                 let track = try #require(scenario.groundTrack(at: t))
                 guard track.speed > 0.5 else { continue }
                 let yaw = scenario.attitude(at: t).yaw
-                // The boat's waves and the walker's hand swing the bow a few degrees about the track.
-                #expect(abs(remainder(track.course - yaw, 360)) <= 3.5, "\(name) at \(t) s")
+                // The boat's waves (±4.5°) and the walker's hand swing the bow a few degrees about the track.
+                #expect(abs(remainder(track.course - yaw, 360)) <= 5, "\(name) at \(t) s")
             }
         }
     }

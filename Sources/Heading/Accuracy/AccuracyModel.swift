@@ -133,6 +133,33 @@ public struct AccuracyModel: Sendable, Hashable {
     /// Just the total of `accuracy(_:)` (the per-sample path).
     public func totalAccuracy(_ x: AccuracyInputs) -> Double { total(errors(x)) }
 
+    /// The roll and pitch accuracy (degrees) of the tilt the heading used: the same tilt error
+    /// the tilt term turns into heading, before the dip's leverage; nil without a tilt.
+    public func tiltAccuracy(_ x: AccuracyInputs) -> Double? {
+        guard x.tiltKnown else { return nil }
+        let angle = tiltError(x)
+        return angle.isFinite ? Swift.min(90, angle * 180 / .pi) : nil
+    }
+
+    /// The tilt error (radians): smoothed noise and the systematic part, in quadrature.
+    @inline(__always) private func tiltError(_ x: AccuracyInputs) -> Double {
+        let noiseTilt = x.tiltNoise.isFinite ? x.tiltNoise : 0
+        var systematic = x.tiltAccelerated
+            ? atan(tan(rad(acceleratedTiltUncertaintyDegrees)) + Swift.max(0, x.tiltAccelerationExcess))
+            : rad(x.tiltHeld ? heldTiltUncertaintyDegrees : tiltUncertaintyDegrees)
+        // A body that has been accelerating lately leans the tilt sideways too, where |a| shows
+        // little of it: about as much again as |a| has been off 1 g.
+        if x.accelerationActivity > 0.01 {
+            systematic = Swift.max(systematic, atan(activityLeverage * x.accelerationActivity))
+            // The lean the field's dip shows, when larger: a tilt error across the field moves
+            // the dip by itself; one along it, unseen, turns the heading and is as likely.
+            if x.dipMismatch.isFinite, x.dipMismatch > 0 {
+                systematic = Swift.max(systematic, rad(Swift.min(90, x.dipMismatch)))
+            }
+        }
+        return (noiseTilt * noiseTilt + systematic * systematic).squareRoot()
+    }
+
     private struct Ratios {
         var valid = false
         var noise = 0.0, calibration = 0.0, tilt = 0.0, level = 0.0, disturbance = 0.0
@@ -160,21 +187,7 @@ public struct AccuracyModel: Sendable, Hashable {
         r.noise = ratio(noiseMicrotesla * noiseReduction(alpha: x.smoothingAlpha))
         r.calibration = ratio(calibrationResidualMicrotesla)
         if x.tiltKnown {
-            let noiseTilt = x.tiltNoise.isFinite ? x.tiltNoise : 0
-            var systematic = x.tiltAccelerated
-                ? atan(tan(rad(acceleratedTiltUncertaintyDegrees)) + Swift.max(0, x.tiltAccelerationExcess))
-                : rad(x.tiltHeld ? heldTiltUncertaintyDegrees : tiltUncertaintyDegrees)
-            // A body that has been accelerating lately leans the tilt sideways too, where |a| shows
-            // little of it: about as much again as |a| has been off 1 g.
-            if x.accelerationActivity > 0.01 {
-                systematic = Swift.max(systematic, atan(activityLeverage * x.accelerationActivity))
-                // The lean the field's dip shows, when larger: a tilt error across the field moves
-                // the dip by itself; one along it, unseen, turns the heading and is as likely.
-                if x.dipMismatch.isFinite, x.dipMismatch > 0 {
-                    systematic = Swift.max(systematic, rad(Swift.min(90, x.dipMismatch)))
-                }
-            }
-            r.tilt = ratio((noiseTilt * noiseTilt + systematic * systematic).squareRoot() * z)
+            r.tilt = ratio(tiltError(x) * z)
         } else {
             r.level = ratio(rad(assumedTiltDegrees) * z)
         }

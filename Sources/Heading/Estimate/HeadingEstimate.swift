@@ -77,6 +77,11 @@ public struct HeadingEstimate: Sendable, Hashable {
     /// a gyroscope.
     public var attitude: Quaternion?
 
+    /// Roll and pitch accuracy, degrees (the gyro-aided path: the attitude filter's 90 % bounds;
+    /// without a gyro, the tilt error the heading's accuracy assumes); nil without accelerometer.
+    public var rollAccuracy: Double?
+    public var pitchAccuracy: Double?
+
     /// Roll, degrees (positive right side down); nil without accelerometer.
     public var roll: Double? { tilt?.roll }
     /// Pitch, degrees (positive nose up); nil without accelerometer.
@@ -89,7 +94,10 @@ public struct HeadingEstimate: Sendable, Hashable {
                 rawMagneticHeading: Double, accuracy: Double, trueAccuracy: Double?, declination: Double?,
                 declinationSource: DeclinationSource, deviation: Double, fieldStrength: Double,
                 horizontalField: Double, inclination: Double?, tilt: Tilt?,
-                turnRate: Double, flags: HeadingFlags, attitude: Quaternion? = nil) {
+                turnRate: Double, flags: HeadingFlags, attitude: Quaternion? = nil,
+                rollAccuracy: Double? = nil, pitchAccuracy: Double? = nil) {
+        self.rollAccuracy = rollAccuracy
+        self.pitchAccuracy = pitchAccuracy
         self.monotonic = monotonic
         self.wall = wall
         self.magneticHeading = magneticHeading

@@ -66,7 +66,9 @@ extension HeadingFilter {
             accuracy: accuracy, trueAccuracy: trueAccuracy, declination: declination,
             declinationSource: declinationSource, deviation: deviation, fieldStrength: s.magnetic.norm,
             horizontalField: horizontal, inclination: Tilt.inclination(ofLevelled: level), tilt: tilt,
-            turnRate: a.rateOfTurnDegreesPerSecond ?? 0, flags: flags, attitude: q)
+            turnRate: a.rateOfTurnDegreesPerSecond ?? 0, flags: flags, attitude: q,
+            rollAccuracy: s.acceleration == nil ? nil : a.rollAccuracyDegrees,
+            pitchAccuracy: s.acceleration == nil ? nil : a.pitchAccuracyDegrees)
         last = LastHeading(monotonic: s.monotonic, compassHeading: compass, turnRate: estimate.turnRate,
                            declination: declination, flags: flags)
         return estimate

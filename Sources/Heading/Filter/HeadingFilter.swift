@@ -136,7 +136,7 @@ public struct HeadingFilter: Sendable {
         let tiltNoise = configuration.tilt.noiseG
             * Swift.min(noiseReduction(alpha: reading.alpha), noiseReduction(alpha: smoother.alpha))
         let accuracyHorizontal = Self.accuracyHorizontalField(measured: horizontal, expected: expected)
-        var accuracy = model.totalAccuracy(AccuracyInputs(
+        let accuracyInputs = AccuracyInputs(
             horizontalField: accuracyHorizontal,
             verticalField: Self.accuracyVerticalField(measured: level.z, horizontal: accuracyHorizontal,
                                                       referenceInclination: check.referenceInclination),
@@ -144,7 +144,9 @@ public struct HeadingFilter: Sendable {
             tiltKnown: reading.tilt != nil, tiltHeld: reading.held, tiltNoise: tiltNoise,
             disturbance: check.anomaly, tiltAccelerated: reading.accelerated,
             tiltAccelerationExcess: reading.accelerationExcess, accelerationActivity: reading.accelerationActivity,
-            dipMismatch: inclination.flatMap { i in check.referenceInclination.map { abs(i - $0) } } ?? 0))
+            dipMismatch: inclination.flatMap { i in check.referenceInclination.map { abs(i - $0) } } ?? 0)
+        var accuracy = model.totalAccuracy(accuracyInputs)
+        let tiltAccuracy = model.tiltAccuracy(accuracyInputs)
         if s.saturated { accuracy = AccuracyModel.unavailable }
         let trueAccuracy = declination.map { _ in Self.combined(accuracy, declinationUncertainty) }
 
@@ -156,7 +158,8 @@ public struct HeadingFilter: Sendable {
             declinationSource: declinationSource, deviation: deviation, fieldStrength: strength,
             horizontalField: horizontal, inclination: inclination,
             tilt: reading.tilt,
-            turnRate: smoother.turnRate.isFinite ? smoother.turnRate : 0, flags: flags)
+            turnRate: smoother.turnRate.isFinite ? smoother.turnRate : 0, flags: flags,
+            rollAccuracy: tiltAccuracy, pitchAccuracy: tiltAccuracy)
         last = LastHeading(monotonic: s.monotonic, compassHeading: compass, turnRate: estimate.turnRate,
                            declination: declination, flags: flags)
         return estimate

@@ -32,6 +32,9 @@ public struct HeadingReport: Sendable, Equatable {
     public var pitch: Double?
     /// Heading accuracy (1σ-like), degrees; nil when unknown.
     public var accuracy: Double?
+    /// Roll and pitch accuracy, degrees; nil when unknown.
+    public var rollAccuracy: Double?
+    public var pitchAccuracy: Double?
     /// Field strength |B|, µT; nil when not measured.
     public var fieldStrength: Double?
     /// Condition names, e.g. ["disturbed", "tiltHeld"].
@@ -40,7 +43,10 @@ public struct HeadingReport: Sendable, Equatable {
     public init(wall: Double, monotonic: Double, magneticHeading: Double, compassHeading: Double? = nil,
                 deviation: Double? = nil, variation: Double? = nil, variationSource: String? = nil,
                 trueHeading: Double? = nil, rateOfTurn: Double? = nil, roll: Double? = nil, pitch: Double? = nil,
-                accuracy: Double? = nil, fieldStrength: Double? = nil, flags: [String] = []) {
+                accuracy: Double? = nil, fieldStrength: Double? = nil, flags: [String] = [],
+                rollAccuracy: Double? = nil, pitchAccuracy: Double? = nil) {
+        self.rollAccuracy = rollAccuracy
+        self.pitchAccuracy = pitchAccuracy
         self.wall = wall
         self.monotonic = monotonic
         self.magneticHeading = magneticHeading

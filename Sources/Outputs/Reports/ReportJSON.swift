@@ -19,6 +19,8 @@ public enum ReportJSON {
         add(&o, "declination_deg", r.variation, 3)
         if let s = r.variationSource { o.append(("declination_source", .string(s))) }
         add(&o, "accuracy_deg", r.accuracy, 2)
+        add(&o, "roll_accuracy_deg", r.rollAccuracy, 2)
+        add(&o, "pitch_accuracy_deg", r.pitchAccuracy, 2)
         add(&o, "rate_of_turn_dps", r.rateOfTurn, 3)
         add(&o, "roll_deg", r.roll, 3)
         add(&o, "pitch_deg", r.pitch, 3)

@@ -155,6 +155,7 @@ public struct HeadingReplay: Sendable {
         return JSONValue.object([
             ("t", Double(t).map { .number($0) } ?? .string(t)), ("heading_magnetic_deg", n(e.magneticHeading)),
             ("heading_true_deg", n(e.trueHeading)), ("accuracy_deg", e.isAccuracyAvailable ? n(e.accuracy) : .null),
+            ("roll_accuracy_deg", n(e.rollAccuracy)), ("pitch_accuracy_deg", n(e.pitchAccuracy)),
             ("heading_magnetic_raw_deg", n(e.rawMagneticHeading)), ("declination_deg", n(e.declination)),
             ("declination_source", .string(e.declinationSource.label)), ("field_uT", n(e.fieldStrength)),
             ("roll_deg", n(e.roll)), ("pitch_deg", n(e.pitch)), ("flags", .array(e.flags.names.map { .string($0) })),

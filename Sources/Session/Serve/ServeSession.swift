@@ -269,6 +269,6 @@ extension HeadingReport {
                   variation: e.declination, variationSource: e.declinationSource.label, trueHeading: e.trueHeading,
                   rateOfTurn: e.flags.contains(.restarted) ? nil : e.turnRate, roll: e.roll, pitch: e.pitch,
                   accuracy: e.isAccuracyAvailable ? e.accuracy : nil, fieldStrength: e.fieldStrength,
-                  flags: e.flags.names)
+                  flags: e.flags.names, rollAccuracy: e.rollAccuracy, pitchAccuracy: e.pitchAccuracy)
     }
 }
