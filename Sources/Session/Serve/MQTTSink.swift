@@ -1,3 +1,4 @@
+import Glibc
 import CMosquitto
 import Outputs
 import Platform
@@ -53,6 +54,8 @@ public final class MQTTSink: ServeSink {
     private var saidTLSFailure: String?
     /// The first connection's TLS handshake failed inside `mosquitto_connect_async`.
     private var connectFailedTLS = false
+    /// Connection attempts that failed below TLS and MQTT (refused, unreachable: MOSQ_ERR_ERRNO).
+    private var networkFailures = 0
     private var nextRetry: Double
     private var retryDelay = 1.0
     /// Events said before the connection was up (at most 16), sent once it is.
@@ -133,7 +136,9 @@ public final class MQTTSink: ServeSink {
             guard let obj else { return }
             Unmanaged<Shared>.fromOpaque(obj).takeUnretainedValue().state.withLock { $0.written += 1 }
         }
+        errno = 0
         let rc = mosquitto_connect_async(h, endpoint.host, Int32(endpoint.port), 30)
+        let connectErrno = errno
         // ERRNO (refused, unreachable) and TLS (a handshake that failed at once) are retried, and said
         // by service; anything else is a set-up mistake.
         if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue && rc != MOSQ_ERR_TLS.rawValue {
@@ -146,6 +151,7 @@ public final class MQTTSink: ServeSink {
             throw .mqtt("cannot connect to the MQTT broker at \(endpoint): \(String(cString: mosquitto_strerror(rc)))")
         }
         connectFailedTLS = rc == MOSQ_ERR_TLS.rawValue
+        if rc == MOSQ_ERR_ERRNO.rawValue || Self.isNetworkErrno(connectErrno) { networkFailures += 1 }
     }
 
     deinit { close() }
@@ -185,6 +191,11 @@ public final class MQTTSink: ServeSink {
         }
     }
 
+    /// errno values that mean the broker cannot be reached at all.
+    static func isNetworkErrno(_ e: Int32) -> Bool {
+        [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ETIMEDOUT, EHOSTDOWN].contains(e)
+    }
+
     /// What a refused connection (CONNACK return code) means, and what to do.
     static func refusal(_ rc: Int32) -> String {
         switch rc {
@@ -218,6 +229,7 @@ public final class MQTTSink: ServeSink {
     public func service(now: Double) {
         // Reads the broker's answers, writes what is queued, sends pings; never waits (timeout 0).
         let rc = mosquitto_loop(handle, 0, 1)
+        if rc == MOSQ_ERR_ERRNO.rawValue { networkFailures += 1 }
         let (notes, everConnected, tlsErrors) = shared.state.withLock { s -> ([String], Bool, [String]) in
             defer { s.notes.removeAll(); s.tlsErrors.removeAll() }
             return (s.notes, s.everConnected, s.tlsErrors)
@@ -237,12 +249,18 @@ public final class MQTTSink: ServeSink {
             for e in pendingEvents { send(e.topic, e.payload, retained: e.retained) }
             pendingEvents.removeAll()
         } else if now >= nextRetry {
-            mosquitto_reconnect_async(handle)
+            errno = 0
+            // Over TLS libmosquitto answers success even when the connection was refused; errno tells.
+            if mosquitto_reconnect_async(handle) == MOSQ_ERR_ERRNO.rawValue || Self.isNetworkErrno(errno) { networkFailures += 1 }
             nextRetry = now + retryDelay
             retryDelay = min(8, retryDelay * 2)
         }
         let refused = shared.state.withLock { $0.lastRefusal != nil }
-        if !everConnected && !warnedUnreachable && saidTLSFailure == nil && !refused && now - startedAt > 3 {
+        // Unreachable: a connection refused or failed below TLS, and no TLS or login failure said; or
+        // nothing at all for 15 s (a connection that never completes).
+        let waited = now - startedAt
+        if !everConnected && !warnedUnreachable && saidTLSFailure == nil && !refused
+            && ((networkFailures > 0 && waited > 3) || waited > 15) {
             warnedUnreachable = true
             runtime.say("cannot reach the MQTT broker at \(endpoint) (is it running, and is the host and port right?); "
                 + "retrying by itself, updates are dropped until it answers")
