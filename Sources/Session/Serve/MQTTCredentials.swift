@@ -64,8 +64,8 @@ public struct MQTTOptions: Sendable, Equatable {
         } catch {
             throw .unreadable("the MQTT password file", error)
         }
-        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
+        // The first line, ended by LF, CR LF (one Character in Swift) or CR.
+        let password = text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first.map(String.init) ?? ""
         guard !password.isEmpty else {
             throw .badFile("the MQTT password file \(sanitize(path)) is empty: write the password on its first line")
         }
