@@ -11,13 +11,18 @@ public struct NamedPlace: Sendable, Equatable {
     public var match: Match
     /// The user's place (its radius) when it is one.
     public var userPlace: UserPlace?
+    /// The alternate name that matched ("Peking", "北京") when it is not the place's own name or
+    /// its ASCII form; nil otherwise.
+    public var matchedName: String?
 }
 
-/// Forward lookup: places by name, case- and accent-insensitive ("zurich" finds Zürich).
+/// Forward lookup: places by any of their names, case- and accent-insensitive ("zurich" finds
+/// Zürich, "Peking" and "北京" find Beijing).
 ///
 /// ```swift
 /// let hits = NameSearch(userPlaces: []).find("hoorn", count: 3)
 /// hits[0].place.country   // "NL"
+/// NameSearch().find("北京", count: 1)[0].place.name   // "Beijing" (matchedName "北京")
 /// ```
 public struct NameSearch: Sendable {
     public var gazetteer: Gazetteer
@@ -28,25 +33,30 @@ public struct NameSearch: Sendable {
         self.userPlaces = userPlaces
     }
 
-    /// Up to `count` places whose name is the query, starts with it, or has a word starting with
-    /// it: ranked by that, then user places first, then by population.
+    /// Up to `count` places one of whose names is the query, starts with it, or has a word
+    /// starting with it: ranked by that, then user places first, then by population (the bigger
+    /// place first).
     public func find(_ query: String, count: Int) -> [NamedPlace] {
         let key = foldName(query)
         guard !key.isEmpty, count > 0 else { return [] }
-        var found: [(match: NamedPlace.Match, user: Bool, population: Int, index: Int)] = []
+        var found: [(match: NamedPlace.Match, user: Bool, population: Int, index: Int, name: Int)] = []
         for (i, user) in userPlaces.enumerated() {
-            if let match = Self.match(foldName(user.name), key) { found.append((match, true, 0, i)) }
+            if let match = Self.match(Array(foldName(user.name).utf8), Array(key.utf8)) { found.append((match, true, 0, i, 0)) }
         }
         let keyBytes = Array(key.utf8)
         var folded: [UInt8] = []
         folded.reserveCapacity(64)
         for i in 0..<gazetteer.count {
-            // The ASCII name, folded byte by byte (no strings made): the common, fast path.
-            if gazetteer.foldedASCIIName(at: i, into: &folded) {
-                if let m = Self.match(folded, keyBytes) { found.append((m, false, gazetteer.population(at: i), i)) }
-            } else if let m = Self.match(foldName(gazetteer.asciiName(at: i)), key) {
-                found.append((m, false, gazetteer.population(at: i), i))
+            var best: (match: NamedPlace.Match, name: Int)?
+            var n = 0
+            gazetteer.forEachName(at: i) { bytes in
+                defer { n += 1 }
+                guard Self.fold(bytes, into: &folded),
+                      let m = Self.match(folded, keyBytes) else { return true }
+                if best == nil || m < best!.match { best = (m, n) }
+                return m != .exact
             }
+            if let best { found.append((best.match, false, gazetteer.population(at: i), i, best.name)) }
         }
         found.sort { a, b in
             if a.match != b.match { return a.match < b.match }
@@ -60,23 +70,65 @@ public struct NameSearch: Sendable {
                 return NamedPlace(place: Place(name: u.name, country: "", latitude: u.latitude, longitude: u.longitude),
                                   match: hit.match, userPlace: u)
             }
-            return NamedPlace(place: gazetteer.place(at: hit.index), match: hit.match, userPlace: nil)
+            let place = gazetteer.place(at: hit.index)
+            return NamedPlace(place: place, match: hit.match, userPlace: nil,
+                              matchedName: alternateName(hit.name, of: hit.index, place: place))
         }
     }
 
-    /// The known name nearest to an unknown one, for "did you mean".
+    /// Name `n` of place `index` (in `forEachName`'s order) when it is not the place's own name
+    /// or its ASCII form.
+    private func alternateName(_ n: Int, of index: Int, place: Place) -> String? {
+        var k = 0
+        var name: String?
+        gazetteer.forEachName(at: index) { bytes in
+            if k == n { name = String(decoding: bytes, as: UTF8.self) }
+            k += 1
+            return k <= n
+        }
+        guard let name, name != place.name, name != place.asciiName else { return nil }
+        return name
+    }
+
     /// Names longer than this get no suggestion (the edit distance to every place would take long).
     static let longestSuggestedQuery = 64
 
+    /// The place whose name (any of them) is nearest to an unknown one, for "did you mean": the
+    /// fewest edits, then a user's place, then the bigger place ("Pekinn" → Beijing, whose
+    /// alternate name is Peking, rather than Pekin, Illinois). Its own name is returned.
     public func suggestion(for query: String) -> String? {
         guard query.count <= Self.longestSuggestedQuery else { return nil }
-        var names = userPlaces.map(\.name)
-        names.reserveCapacity(names.count + gazetteer.count)
-        for i in 0..<gazetteer.count { names.append(gazetteer.asciiName(at: i)) }
-        let folded = names.map(foldName)
-        guard let match = closestMatch(to: foldName(query), in: folded),
-              let index = folded.firstIndex(of: match) else { return nil }
-        return names[index]
+        let key = Array(foldName(query).utf8)
+        guard !key.isEmpty else { return nil }
+        let limit = max(2, key.count / 3)
+        var best: (distance: Int, user: Bool, population: Int, name: String)?
+        func better(_ d: Int, _ user: Bool, _ population: Int) -> Bool {
+            guard let b = best else { return true }
+            if d != b.distance { return d < b.distance }
+            if user != b.user { return user }
+            return population > b.population
+        }
+        var scratch = EditScratch()
+        for user in userPlaces {
+            let d = scratch.distance(Array(foldName(user.name).utf8), key, limit: limit)
+            if d <= limit, better(d, true, 0) { best = (d, true, 0, user.name) }
+        }
+        var folded: [UInt8] = []
+        for i in 0..<gazetteer.count {
+            var nearest = Int.max
+            gazetteer.forEachName(at: i) { bytes in
+                _ = Self.fold(bytes, into: &folded)
+                if abs(folded.count - key.count) <= min(limit, nearest) {
+                    nearest = min(nearest, scratch.distance(folded, key, limit: min(limit, nearest)))
+                }
+                return nearest > 0
+            }
+            if nearest <= limit {
+                let population = gazetteer.population(at: i)
+                if better(nearest, false, population) { best = (nearest, false, population, gazetteer.name(at: i)) }
+            }
+        }
+        return best?.name
     }
 
     static func match(_ name: [UInt8], _ key: [UInt8]) -> NamedPlace.Match? {
@@ -91,10 +143,81 @@ public struct NameSearch: Sendable {
         return nil
     }
 
-    static func match(_ name: String, _ key: String) -> NamedPlace.Match? {
-        if name == key { return .exact }
-        if name.hasPrefix(key) { return .prefix }
-        if name.contains(" " + key) { return .wordPrefix }
-        return nil
+    /// A gazetteer name folded as `foldName` folds it, byte by byte (no strings made).
+    static func fold(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
+        if foldFast(bytes, into: &out) { return true }
+        out = Array(foldName(String(decoding: bytes, as: UTF8.self)).utf8)
+        return true
+    }
+
+    /// The fast path of `fold`: ASCII, Latin letters with accents, and Han characters; false
+    /// (and `foldName` is used) for anything else.
+    static func foldFast(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
+        out.removeAll(keepingCapacity: true)
+        var pendingSpace = false
+        var i = 0
+        let n = bytes.count
+        @inline(__always) func letter() {
+            if pendingSpace && !out.isEmpty { out.append(0x20) }
+            pendingSpace = false
+        }
+        while i < n {
+            var b = bytes[i]
+            if b < 0x80 {
+                if b >= 0x41 && b <= 0x5A { b += 0x20 }
+                if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) {
+                    letter()
+                    out.append(b)
+                } else {
+                    pendingSpace = true
+                }
+                i += 1
+            } else if b >= 0xC3 && b <= 0xC9, i + 1 < n {
+                // U+00C0…U+027F: Latin letters with diacritics.
+                let scalar = UInt32(b & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F)
+                guard let plain = LatinFold.bytes[scalar] else { return false }
+                letter()
+                out.append(contentsOf: plain)
+                i += 2
+            } else if b >= 0xE4 && b <= 0xE9, i + 2 < n {
+                // U+4E00…U+9FFF: CJK ideographs, which fold to themselves.
+                letter()
+                out.append(b)
+                out.append(bytes[i + 1])
+                out.append(bytes[i + 2])
+                i += 3
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+}
+
+/// Two rows of a bounded Levenshtein distance, reused across a search.
+struct EditScratch {
+    var previous: [Int] = []
+    var current: [Int] = []
+
+    /// The edit distance between `a` and `b` when at most `limit`, else some value above it.
+    mutating func distance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+        if abs(a.count - b.count) > limit { return limit + 1 }
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        previous.removeAll(keepingCapacity: true)
+        previous.append(contentsOf: 0...b.count)
+        current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            var rowMinimum = i
+            for j in 1...b.count {
+                let v = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                current[j] = v
+                rowMinimum = min(rowMinimum, v)
+            }
+            if rowMinimum > limit { return limit + 1 }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
     }
 }

@@ -43,8 +43,8 @@ public struct NearbySearch: Sendable {
     /// of curvature: 6335.4…6399.6 km. So every place whose geodesic distance is below the k-th
     /// nearest on the sphere lies within this factor of that angle.
     static let curvatureRatio = 6_399_594.0 / 6_335_439.0
-    /// Slack for the single-precision unit vectors, radians (about 6 m).
-    static let angleSlack = 1e-6
+    /// Slack for rounding in the unit vectors, radians (about 6 mm).
+    static let angleSlack = 1e-9
 
     /// The `count` nearest places, ordered: user places whose radius holds the point (nearest
     /// first), then every other place by geodesic distance.
@@ -54,11 +54,11 @@ public struct NearbySearch: Sendable {
         let hits = gazetteer.nearest(latitude: point.latitude, longitude: point.longitude, count: count)
         if let last = hits.last {
             // Every place that may be among the `count` nearest by geodesic distance.
-            let chord = Double(last.chordSquared).squareRoot()
+            let chord = last.chordSquared.squareRoot()
             let angle = 2 * asin(min(1, chord / 2)) * Self.curvatureRatio + Self.angleSlack
             let limit = 2 * sin(min(Double.pi, angle) / 2)
             let candidates = gazetteer.within(latitude: point.latitude, longitude: point.longitude,
-                                              chordSquared: Float(limit * limit))
+                                              chordSquared: limit * limit)
             for hit in candidates {
                 let position = gazetteer.position(at: hit.index)
                 let (distance, direction) = Self.measure(from: position, to: point)
@@ -86,6 +86,58 @@ public struct NearbySearch: Sendable {
         }
         return Array(results.prefix(count))
     }
+
+    /// The biggest town near a point, when naming it beside the nearest place helps: the most
+    /// populous gazetteer place within `townReach` times the nearest place's distance (at least
+    /// `minimumTownReach`, at most `maximumTownReach`), of at least `minimumTownPopulation` people
+    /// and at least `townPopulationRatio` times the nearest place's. nil when the nearest place
+    /// is such a town already, or none is near.
+    ///
+    /// ```swift
+    /// let point = try GeoPoint(latitude: 52.52, longitude: 5.07)
+    /// let nearest = search.nearest(to: point, count: 1)[0]     // 1.7 km NE of Edam (7,380 people)
+    /// search.town(near: point, beside: nearest)?.place.name    // "Volendam" (22,000), 2.8 km
+    /// ```
+    public func town(near point: GeoPoint, beside nearest: NearbyPlace) -> NearbyPlace? {
+        guard case .gazetteer = nearest.source else { return nil }
+        let reach = min(Self.maximumTownReach, max(Self.minimumTownReach, Self.townReach * nearest.distance))
+        // Chord of the geodesic reach on the sphere, widened by the curvature bound.
+        let angle = reach / 6_335_439.0 + Self.angleSlack
+        let limit = 2 * sin(min(Double.pi, angle) / 2)
+        let threshold = max(Self.minimumTownPopulation, Int((Self.townPopulationRatio * Double(nearest.place.population)).rounded(.up)))
+        var best: (population: Int, index: Int)?
+        var candidates: [(population: Int, index: Int)] = []
+        for hit in gazetteer.within(latitude: point.latitude, longitude: point.longitude, chordSquared: limit * limit) {
+            let population = gazetteer.population(at: hit.index)
+            if population >= threshold { candidates.append((population, hit.index)) }
+        }
+        candidates.sort { ($0.population, -$0.index) > ($1.population, -$1.index) }
+        for candidate in candidates {
+            let position = gazetteer.position(at: candidate.index)
+            let (distance, _) = Self.measure(from: position, to: point)
+            if distance <= reach {
+                best = candidate
+                break
+            }
+        }
+        guard let best else { return nil }
+        let position = gazetteer.position(at: best.index)
+        let (distance, direction) = Self.measure(from: position, to: point)
+        return NearbyPlace(place: gazetteer.place(at: best.index), source: .gazetteer(best.index), distance: distance,
+                           direction: direction, isInside: false)
+    }
+
+    /// How far, as a multiple of the nearest place's distance, the town named beside it may be.
+    public static let townReach = 3.0
+    /// The town may always be this far (metres): a village's centre is rarely more than a few
+    /// kilometres from its neighbour town.
+    public static let minimumTownReach = 5_000.0
+    /// And never farther (metres): beyond it the town no longer says where the point is.
+    public static let maximumTownReach = 50_000.0
+    /// A town: GeoNames' own threshold for its "cities5000" list.
+    public static let minimumTownPopulation = 5_000
+    /// Worth naming beside the nearest place when at least this many times bigger.
+    public static let townPopulationRatio = 2.0
 
     /// Distance and direction (at the place) from a place to a point.
     static func measure(from place: (latitude: Double, longitude: Double), to point: GeoPoint) -> (Double, Double?) {

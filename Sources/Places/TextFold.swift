@@ -51,6 +51,22 @@ enum LatinFold {
         ("z", "źżžƶ"),
     ]
 
+    /// The letters of `table` from U+00C0 to U+027F and their capitals, as UTF-8 bytes, for the
+    /// byte-wise fold of gazetteer names.
+    static let bytes: [UInt32: [UInt8]] = {
+        var bytes: [UInt32: [UInt8]] = [:]
+        for (plain, letters) in groups {
+            for s in letters.unicodeScalars where (0xC0...0x27F).contains(s.value) {
+                bytes[s.value] = Array(plain.utf8)
+                let upper = String(s).uppercased().unicodeScalars
+                if upper.count == 1, let u = upper.first, (0xC0...0x27F).contains(u.value), String(u).lowercased() == String(s) {
+                    bytes[u.value] = Array(plain.utf8)
+                }
+            }
+        }
+        return bytes
+    }()
+
     static let table: [UInt32: String] = {
         var table: [UInt32: String] = [:]
         for (plain, letters) in groups {

@@ -1,3 +1,4 @@
+import Geodesy
 import GNSS
 import Platform
 import Simulation
@@ -10,9 +11,14 @@ import Simulation
 /// gnss.start()
 /// ```
 /// With `scenario` (the simulated sensors' motion), the receiver moves along its ground track, so
-/// course and heading agree.
-public func simulatedGNSS(time: any TimeSource, scenario: AttitudeScenario? = nil) -> any GNSSSource {
+/// course and heading agree; with `start` (`--location`), it starts there instead of Sydney.
+public func simulatedGNSS(time: any TimeSource, scenario: AttitudeScenario? = nil,
+                          start: (latitude: Double, longitude: Double)? = nil) -> any GNSSSource {
     var settings = GNSSWalkSettings(motion: .walk, startTime: time.wall().rounded(.down))
+    if let start {
+        settings.originLatitude = start.latitude
+        settings.originLongitude = start.longitude
+    }
     settings.horizontalError = 3
     let seed = UInt64(truncatingIfNeeded: Int64(time.wall() * 1000))
     return SimulatedGNSSSource(walk: GNSSWalk(settings: settings, seed: seed, steering: scenario?.groundTrackOverTime),
@@ -22,13 +28,19 @@ public func simulatedGNSS(time: any TimeSource, scenario: AttitudeScenario? = ni
 /// Where `track` and `where` read fixes: gpsd, or the simulated receiver.
 public enum GNSSSourceChoice: Sendable, Equatable {
     case gpsd(GpsdAddress)
-    case simulated
+    /// The simulated receiver, starting at `start` (`--simulate --location LAT,LON`); nil: at the
+    /// simulator's own place, Sydney.
+    case simulation(start: GeoPoint?)
+
+    /// The simulated receiver at the simulator's own place.
+    public static let simulated = GNSSSourceChoice.simulation(start: nil)
 
     /// Opens the source (not yet started).
     public func open(time: any TimeSource) -> any GNSSSource {
         switch self {
         case .gpsd(let address): return GpsdClient(address: address, time: time)
-        case .simulated: return simulatedGNSS(time: time)
+        case .simulation(let start):
+            return simulatedGNSS(time: time, start: start.map { ($0.latitude, $0.longitude) })
         }
     }
 }

@@ -47,15 +47,27 @@ public struct WhereQuery: Sendable {
             let now = time.monotonic()
             if let fix = search.observe(source.take(now: now)) {
                 let units = self.units ?? runtime.environment.units
-                let near = fix.lat.flatMap { lat in fix.lon.flatMap { try? GeoPoint(latitude: lat, longitude: $0) } }
-                    .flatMap { nearbySearch(runtime: runtime).nearest(to: $0, count: 1).first }
+                let point = fix.lat.flatMap { lat in fix.lon.flatMap { try? GeoPoint(latitude: lat, longitude: $0) } }
+                let places = nearbySearch(runtime: runtime)
+                let near = point.flatMap { places.nearest(to: $0, count: 1).first }
+                let town = point.flatMap { p in near.flatMap { places.town(near: p, beside: $0) } }
+                // The local time at the fix (the receiver's time, else the clock's), in the zone
+                // of the place nearest to it.
+                let wall = fix.time ?? time.wall()
+                let local = near.flatMap { n -> Result<(text: String, type: TimeZoneRules.LocalType), TimeZoneError>? in
+                    n.place.timeZone.isEmpty ? nil : localTime(wall, zone: n.place.timeZone, environment: runtime.environment)
+                }
                 if json {
-                    runtime.output.write(Self.jsonText(fix, near: near))
+                    runtime.output.write(Self.jsonText(fix, near: near, town: town, localTime: local.flatMap { try? $0.get().text }))
                 } else {
-                    let place = near.map { "  " + formatNearby($0, language: language, units: units) } ?? ""
+                    let place = near.map { "  " + formatNearby($0, town: town, language: language, units: units) } ?? ""
                     var line = Self.text(fix, units: units)
                     line.removeLast()
-                    runtime.output.write(line + place + "\n")
+                    var text = line + place + "\n"
+                    if let near, case .gazetteer = near.source {
+                        text += Self.placemarkLine(near.place, localTime: local, wall: wall, language: language) + "\n"
+                    }
+                    runtime.output.write(text)
                 }
                 return .success
             }
@@ -75,7 +87,25 @@ public struct WhereQuery: Sendable {
         return parts.joined(separator: "  ") + "\n"
     }
 
-    static func jsonText(_ fix: Fix, near: NearbyPlace? = nil) -> String {
+    /// "Edam, North Holland, Netherlands  Europe/Amsterdam  local time 21:41 CET  population 7380".
+    static func placemarkLine(_ place: Place, localTime: Result<(text: String, type: TimeZoneRules.LocalType), TimeZoneError>?,
+                              wall: Double, language: Language) -> String {
+        let zh = language == .zh
+        var parts = [sanitize(place.name(zh: zh))]
+        let area = [place.region, place.countryName.isEmpty ? place.country : place.countryName]
+            .filter { !$0.isEmpty }.map(sanitize).joined(separator: ", ")
+        if !area.isEmpty { parts[0] += ", " + area }
+        if !place.timeZone.isEmpty { parts.append(sanitize(place.timeZone)) }
+        switch localTime {
+        case .success(let t)?: parts.append((zh ? "当地时间" : "local time ") + LocalTime.clock(wall, offset: t.type))
+        case .failure(let e)?: parts.append((zh ? "当地时间未知：" : "local time unknown: ") + e.message)
+        case nil: break
+        }
+        parts.append((zh ? "人口" : "population ") + String(place.population))
+        return parts.joined(separator: "  ")
+    }
+
+    static func jsonText(_ fix: Fix, near: NearbyPlace? = nil, town: NearbyPlace? = nil, localTime: String? = nil) -> String {
         func number(_ v: Double?) -> JSONValue { v.map { .number($0) } ?? .null }
         let value: JSONValue = .object([
             ("time", fix.time.map { .string(ISO8601.format($0)) } ?? .null),
@@ -88,15 +118,12 @@ public struct WhereQuery: Sendable {
             ("speed_mps", number(fix.speed)),
             ("course_deg", number(fix.course)),
             ("device", fix.device.map { .string($0) } ?? .null),
-            ("near", near.map { n in
-                .object([
-                    ("name", .string(sanitize(n.place.name))),
-                    ("country", n.place.country.isEmpty ? .null : .string(n.place.country)),
-                    ("lat", .number(n.place.latitude)), ("lon", .number(n.place.longitude)),
-                    ("distance_m", .number(roundedToDecimals(n.distance, 3))),
-                    ("direction_deg", n.direction.map { .number(roundedToDecimals($0, 6)) } ?? .null),
-                ])
+            ("near", near.map { n -> JSONValue in
+                var fields = nearbyFields(n)
+                fields.append(("local_time", localTime.map { .string($0) } ?? .null))
+                return .object(fields)
             } ?? .null),
+            ("town", town.map { .object(nearbyFields($0)) } ?? .null),
         ])
         return value.serialized() + "\n"
     }

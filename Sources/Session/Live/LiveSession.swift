@@ -122,8 +122,10 @@ public final class LiveSession {
         case .none: gnss = nil
         case .gpsd(let address): gnss = GpsdClient(address: address, time: runtime.time)
         case .automatic:
-            gnss = source.rig.map { simulatedGNSS(time: runtime.time, scenario: $0.setup.scenario) }
-                ?? GpsdClient(address: .default, time: runtime.time)
+            gnss = source.rig.map {
+                simulatedGNSS(time: runtime.time, scenario: $0.setup.scenario,
+                              start: ($0.setup.world.latitude, $0.setup.world.longitude))
+            } ?? GpsdClient(address: .default, time: runtime.time)
         }
         return LiveSession(reader: reader, pipeline: pipeline, gnss: gnss, time: runtime.time,
                            distanceFilter: request.distanceFilter, learnsDeviation: request.heading.learnsDeviation,

@@ -152,7 +152,9 @@ final class WatchView {
         guard let places, let fix = live.latestFix?.fix, let lat = fix.lat, let lon = fix.lon,
               let point = try? GeoPoint(latitude: lat, longitude: lon) else { return "" }
         if let last = lastPlace, last.lat == lat, last.lon == lon, last.language == language { return last.text }
-        let text = places.nearest(to: point, count: 1).first.map { formatNearby($0, language: language, units: units) } ?? ""
+        let text = places.nearest(to: point, count: 1).first.map {
+            formatNearby($0, town: places.town(near: point, beside: $0), language: language, units: units)
+        } ?? ""
         lastPlace = (lat, lon, language, text)
         return text
     }

@@ -50,7 +50,7 @@ public struct PlacesQuery: Sendable {
             let user = try store?.load() ?? []
             let found = NearbySearch(userPlaces: user).nearest(to: point, count: count)
             var text = ""
-            for near in found { text += json ? Self.nearJSON(near) : nearLine(near, units: units) }
+            for near in found { text += json ? Self.nearJSON(near, userPlaces: user) : nearLine(near, units: units) }
             runtime.output.write(text)
         case .find(let name, let count):
             let user = try store?.load() ?? []
@@ -58,7 +58,7 @@ public struct PlacesQuery: Sendable {
             let found = search.find(name, count: count)
             guard !found.isEmpty else { throw UnknownPlace(name: name, suggestion: search.suggestion(for: name)) }
             var text = ""
-            for hit in found { text += json ? Self.findJSON(hit) : Self.findLine(hit) }
+            for hit in found { text += json ? Self.findJSON(hit) : findLine(hit) }
             runtime.output.write(text)
         case .add(let place):
             guard let store else { throw PlacesStoreError.noConfigFolder }
@@ -96,47 +96,37 @@ public struct PlacesQuery: Sendable {
         if case .user = near.source {
             parts.append(language == .en ? "your place" : "你的地点")
         } else {
-            if !near.place.region.isEmpty { parts.append(sanitize(near.place.region)) }
-            parts.append((language == .en ? "population " : "人口") + String(near.place.population))
+            parts.append(placemarkText(near.place, language: language))
         }
         return parts.joined(separator: "  ") + "\n"
     }
 
-    static func nearJSON(_ near: NearbyPlace) -> String {
-        let value: JSONValue = .object([
-            ("name", .string(sanitize(near.place.name))),
-            ("country", near.place.country.isEmpty ? .null : .string(near.place.country)),
-            ("lat", .number(near.place.latitude)),
-            ("lon", .number(near.place.longitude)),
-            ("distance_m", .number(roundedToDecimals(near.distance, 3))),
-            ("direction_deg", near.direction.map { .number(roundedToDecimals($0, 6)) } ?? .null),
-        ])
-        return value.serialized() + "\n"
+    static func nearJSON(_ near: NearbyPlace, userPlaces: [UserPlace] = []) -> String {
+        JSONValue.object(nearbyFields(near, userPlaces: userPlaces)).serialized() + "\n"
     }
 
-    static func findLine(_ hit: NamedPlace) -> String {
+    /// "北京 → Beijing, Beijing, CN  39.9075, 116.39723  Beijing, China  Asia/Shanghai  population
+    /// 18960744": the name matched, when it is an alternate one, beside the place's own.
+    func findLine(_ hit: NamedPlace) -> String {
         if let user = hit.userPlace {
-            return user.name + "  " + plain(user.latitude) + ", " + plain(user.longitude) + "  your place, radius "
-                + plain(user.radius) + " m\n"
+            return user.name + "  " + plain(user.latitude) + ", " + plain(user.longitude)
+                + (language == .en ? "  your place, radius " : "  你的地点，半径") + plain(user.radius) + " m\n"
         }
-        return placeTitle(hit.place) + "  " + plain(hit.place.latitude) + ", " + plain(hit.place.longitude)
-            + "  population " + String(hit.place.population) + "\n"
+        let shown = hit.matchedName.map { sanitize($0) + " → " } ?? ""
+        var title = placeTitle(hit.place)
+        if language == .zh, let zh = hit.place.chineseName, zh != hit.matchedName { title = sanitize(zh) + " " + title }
+        return shown + title + "  " + plain(hit.place.latitude) + ", " + plain(hit.place.longitude)
+            + "  " + placemarkText(hit.place, language: language) + "\n"
     }
 
     static func findJSON(_ hit: NamedPlace) -> String {
         let p = hit.place
-        let value: JSONValue = .object([
-            ("name", .string(sanitize(p.name))),
-            ("ascii_name", .string(sanitize(p.asciiName))),
-            ("country", p.country.isEmpty ? .null : .string(p.country)),
-            ("region", p.region.isEmpty ? .null : .string(sanitize(p.region))),
-            ("lat", .number(p.latitude)),
-            ("lon", .number(p.longitude)),
-            ("population", hit.userPlace == nil ? .number(Double(p.population)) : .null),
-            ("radius_m", hit.userPlace.map { .number($0.radius) } ?? .null),
-            ("match", .string(["exact", "prefix", "word"][hit.match.rawValue])),
-        ])
-        return value.serialized() + "\n"
+        var fields = placemarkFields(p, gazetteer: hit.userPlace == nil)
+        fields.insert(("ascii_name", .string(sanitize(p.asciiName))), at: 1)
+        fields.append(("matched_name", hit.matchedName.map { .string(sanitize($0)) } ?? .null))
+        fields.append(("radius_m", hit.userPlace.map { .number($0.radius) } ?? .null))
+        fields.append(("match", .string(["exact", "prefix", "word"][hit.match.rawValue])))
+        return JSONValue.object(fields).serialized() + "\n"
     }
 
     static func userJSON(_ p: UserPlace) -> String {

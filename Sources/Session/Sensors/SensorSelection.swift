@@ -1,3 +1,4 @@
+import Geodesy
 import Linear
 import Geomagnetism
 import Platform
@@ -32,6 +33,8 @@ public struct SensorSelection: Sendable, Equatable {
     /// With the simulator: how the board moves (`AttitudeScenario.named`: table, boat, car); nil:
     /// turning on a table.
     public var scenario: String?
+    /// With the simulator: where the simulated board and receiver are (`--location`); nil: Sydney.
+    public var location: GeoPoint?
 
     /// The vehicle the simulator moves (`--scenario boat|car|walk`); nil for the board turning on a
     /// table.
@@ -70,10 +73,15 @@ public struct SensorSelection: Sendable, Equatable {
             setup.gyroBias = Vector3(0.3, -0.2, 0.5)
         }
         // Earth's field at the simulated place today, from the same model the heading filter expects.
-        let place = SimulatedWorld.sydney
+        let place: (latitude: Double, longitude: Double) = location.map { ($0.latitude, $0.longitude) }
+            ?? (SimulatedWorld.sydney.latitude, SimulatedWorld.sydney.longitude)
         if let year = decimalYear(unixSeconds: wall),
            let world = SimulatedWorld.wmm(latitude: place.latitude, longitude: place.longitude, decimalYear: year) {
             setup.world = world
+        } else {
+            // Outside the model's years: the default field, at the place asked for.
+            setup.world.latitude = place.latitude
+            setup.world.longitude = place.longitude
         }
         switch accelerometer {
         case .none: setup.accelerometer = nil

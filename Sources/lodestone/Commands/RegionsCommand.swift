@@ -13,7 +13,7 @@ enum RegionsCommand: Command {
     static let spec = CommandSpec(
         name: "regions",
         abstract: "report entering, leaving and staying in circular regions from gpsd fixes",
-        usage: "[--region NAME:LAT,LON,RADIUS_M ...] [--gpsd HOST:PORT | --simulate] [--dwell S] "
+        usage: "[--region NAME:LAT,LON,RADIUS_M ...] [--gpsd HOST:PORT | --simulate [--location LAT,LON]] [--dwell S] "
             + "[--on-enter CMD] [--on-exit CMD] [--format csv|text|json] [--accuracy M] [--lang en|zh] [--duration S]",
         options: GNSSSourceOptions.options + [RegionOptions.region, dwell, onEnter, onExit, format, GNSSOptions.accuracy,
                                               GNSSOptions.minMode, LanguageOption.lang, DurationOption.duration, UnitsOption.units],

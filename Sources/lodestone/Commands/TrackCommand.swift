@@ -13,7 +13,7 @@ enum TrackCommand: Command {
     static let spec = CommandSpec(
         name: "track",
         abstract: "report movement from gpsd fixes: distance, direction, total, speed",
-        usage: "[--gpsd HOST:PORT | --simulate] [--format text|csv|json] [--distance-filter M] [--accuracy M] "
+        usage: "[--gpsd HOST:PORT | --simulate [--location LAT,LON]] [--format text|csv|json] [--distance-filter M] [--accuracy M] "
             + "[--min-mode 2d|3d] [--lang en|zh] [--style degrees|points|quadrant] [--duration S] [--count N]",
         options: GNSSSourceOptions.options + [format, distanceFilter, GNSSOptions.accuracy, GNSSOptions.minMode,
                                               LanguageOption.lang, style, DurationOption.duration, count, UnitsOption.units],

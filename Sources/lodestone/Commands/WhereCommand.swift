@@ -10,7 +10,7 @@ enum WhereCommand: Command {
     static let spec = CommandSpec(
         name: "where",
         abstract: "print the current position once a good fix arrives",
-        usage: "[--timeout S] [--accuracy M] [--json] [--lang en|zh] [--gpsd HOST:PORT | --simulate]",
+        usage: "[--timeout S] [--accuracy M] [--json] [--lang en|zh] [--gpsd HOST:PORT | --simulate [--location LAT,LON]]",
         options: GNSSSourceOptions.options + [timeout, GNSSOptions.accuracy, GNSSOptions.minMode, json, UnitsOption.units,
                                               LanguageOption.lang],
         discussion: """

@@ -1,3 +1,4 @@
+import Geodesy
 import GNSS
 import Options
 import Session
@@ -50,17 +51,38 @@ struct LiveGNSSOptions: OptionGroup {
     }
 }
 
-/// The fix source of `track` and `where`: gpsd, or the simulated receiver.
+/// The fix source of `track`, `where`, `regions` and `goto`: gpsd, or the simulated receiver
+/// (starting at `--location`).
 struct GNSSSourceOptions: OptionGroup {
-    static var options: [Option] { [GNSSOptions.gpsd, SensorOptions.simulate] }
+    static var options: [Option] { [GNSSOptions.gpsd, SensorOptions.simulate, SimulatedLocation.option] }
     var choice: GNSSSourceChoice
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        try arguments.requireAtMostOne(of: Self.options)
+        try arguments.requireAtMostOne(of: [GNSSOptions.gpsd, SensorOptions.simulate])
         if arguments.flag(SensorOptions.simulate) {
-            choice = .simulated
+            choice = .simulation(start: try SimulatedLocation.point(arguments))
         } else {
+            if arguments.isPresent(SimulatedLocation.option) {
+                throw .conflict("--location only applies with --simulate (a real receiver says where it is)")
+            }
             choice = .gpsd(try GNSSOptions.address(arguments) ?? .default)
         }
+    }
+}
+
+/// `--simulate --location LAT,LON`: where the simulated receiver (and board) start.
+enum SimulatedLocation {
+    static let option = Option("location", value: "LAT,LON", help: "with --simulate: where the simulated receiver starts, "
+        + "e.g. 31.23,121.47 (default -33.8694,151.199, Sydney)")
+
+    /// `--location` as a point, longitude wrapped to −180…180; nil when absent.
+    static func point(_ arguments: ParsedArguments) throws(UsageError) -> GeoPoint? {
+        let expected = "LAT,LON in degrees (latitude −90…90, longitude −180…360), e.g. 31.23,121.47"
+        guard let (lat, lon) = try arguments.pair(option, expected: expected) else { return nil }
+        guard (-90...90).contains(lat), (-180...360).contains(lon),
+              let point = try? GeoPoint(latitude: lat, longitude: lon > 180 ? lon - 360 : lon) else {
+            throw .invalidValue(option: option.name, value: arguments.string(option) ?? "", expected: expected)
+        }
+        return point
     }
 }

@@ -69,6 +69,11 @@ struct SensorOptions: OptionGroup {
             guard s.simulate else { throw .conflict("--scenario only applies with --simulate") }
             s.scenario = name.lowercased()
         }
+        // `--location` (declared by the command, for the declination or the simulated receiver) also
+        // places the simulated board: its field is the World Magnetic Model's there.
+        if s.simulate, arguments.declared.contains(SimulatedLocation.option.name) {
+            s.location = try SimulatedLocation.point(arguments)
+        }
         if s.simulate && (s.bus != nil || s.address != nil) {
             throw .conflict("--bus and --address cannot be used with --simulate (the simulator has its own bus)")
         }
