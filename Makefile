@@ -98,6 +98,8 @@ bench: bench-deps
 	  LODESTONE_PROJ_C_NS=$$(printf '%s' "$$ref" | sed -nE 's/.*"ns_per_op": ([0-9.]+).*/\1/p') \
 	  LODESTONE_BROAD_DIR=.build/bench/broad LODESTONE_ATTITUDE_REFERENCE=.build/bench/attitude_reference.jsonl \
 	  .build/release/lodestone-bench
+	@$(BUILD_ENV) $(SWIFT) build $(RELEASE) --product lodestone >/dev/null && \
+	  python3 Benchmarks/places/watch_rss.py .build/release/lodestone 20 || echo "watch.rss: could not run the dashboard"
 
 # Installs what `make build` made and never builds: under sudo the toolchain is usually not on PATH,
 # and a build as root would leave root-owned files in .build.

@@ -1,5 +1,8 @@
-// Places benchmarks: `places near` on random points anywhere on Earth (the goal: at most 50 µs per
-// answer after start-up), forward lookup by name, and the first query's cost (start-up).
+// Places benchmarks: `places near` on random points anywhere on Earth over every GeoNames place of
+// 500 people (the goal: at most 50 µs per answer after start-up), the nearest place with the town
+// beside it as `where` says it, near places (points within 3 km of a place, where the tree is
+// dense), forward lookup by name (Latin and Chinese), and the first query's cost (start-up). The
+// dashboard's peak RSS is `watch.rss` (Benchmarks/places/watch_rss.py, run by `make bench`).
 import Geodesy
 import Glibc
 import Linear
@@ -37,10 +40,42 @@ func runPlacesBenchmarks() {
         for i in 0..<n { total += search.nearest(to: points[i & 4095], count: 1).first?.distance ?? 0 }
         blackHole(total)
     }
+    var nearPlaces: [GeoPoint] = []
+    while nearPlaces.count < 4096 {
+        let p = Gazetteer.builtIn.position(at: Int(rng.next() % UInt64(Gazetteer.builtIn.count)))
+        let lat = max(-90, min(90, p.latitude + 0.03 * (2 * rng.nextUnit() - 1)))
+        if let q = try? GeoPoint(latitude: lat, longitude: p.longitude + 0.03 * (2 * rng.nextUnit() - 1)) { nearPlaces.append(q) }
+    }
+    bench("places.near_settled", iterations: 20_000, extra: [("count", "5"), ("points", "\"within 3 km of a place\""),
+                                                              ("goal_ns", "50000")]) { n in
+        var total = 0.0
+        for i in 0..<n { total += search.nearest(to: nearPlaces[i & 4095], count: 5).first?.distance ?? 0 }
+        blackHole(total)
+    }
+    bench("places.where", iterations: 5_000, extra: [("what", "\"nearest place and the town beside it\"")]) { n in
+        var total = 0.0
+        for i in 0..<n {
+            let point = nearPlaces[i & 4095]
+            if let near = search.nearest(to: point, count: 1).first {
+                total += near.distance + (search.town(near: point, beside: near)?.distance ?? 0)
+            }
+        }
+        blackHole(total)
+    }
     let names = NameSearch()
     bench("places.find", iterations: 20, extra: [("query", "\"hoorn\"")]) { n in
         var total = 0
         for _ in 0..<n { total += names.find("hoorn", count: 10).count }
+        blackHole(Double(total))
+    }
+    bench("places.find_zh", iterations: 20, extra: [("query", "\"北京\"")]) { n in
+        var total = 0
+        for _ in 0..<n { total += names.find("北京", count: 10).count }
+        blackHole(Double(total))
+    }
+    bench("places.suggest", iterations: 3, extra: [("query", "\"Pekingg\"")]) { n in
+        var total = 0
+        for _ in 0..<n { total += names.suggestion(for: "Pekingg")?.count ?? 0 }
         blackHole(Double(total))
     }
 }

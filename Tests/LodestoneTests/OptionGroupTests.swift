@@ -1,3 +1,4 @@
+import Geodesy
 import Options
 import Sensors
 import Session
@@ -41,6 +42,28 @@ struct OptionGroupTests {
         #expect(helps.count == 1, "\(helps)")
         let locations = Set(allCommands.flatMap { $0.spec.options }.filter { $0.name == "location" }.map(\.help))
         #expect(locations.count == 1, "\(locations)")
+    }
+
+    @Test("--simulate --location: where the simulated receiver and board start")
+    func simulatedLocation() throws {
+        let spec = CommandSpec(name: "t", abstract: "", options: GNSSSourceOptions.options)
+        let start = try GNSSSourceOptions(try parseArguments(["--simulate", "--location", "31.23,121.47"], spec: spec)).choice
+        #expect(start == .simulation(start: try GeoPoint(latitude: 31.23, longitude: 121.47)))
+        let wrapped = try GNSSSourceOptions(try parseArguments(["--simulate", "--location", "10,200"], spec: spec)).choice
+        #expect(wrapped == .simulation(start: try GeoPoint(latitude: 10, longitude: -160)))
+        #expect(try GNSSSourceOptions(try parseArguments(["--simulate"], spec: spec)).choice == .simulated)
+        #expect(throws: UsageError.self) { try GNSSSourceOptions(try parseArguments(["--location", "1,2"], spec: spec)) }
+        #expect(throws: UsageError.self) { try GNSSSourceOptions(try parseArguments(["--simulate", "--location", "1"], spec: spec)) }
+        #expect(throws: UsageError.self) { try GNSSSourceOptions(try parseArguments(["--simulate", "--location", "-91,2"], spec: spec)) }
+        // watch, log, serve: the simulated board's field is the WMM's at --location, and the
+        // simulated receiver starts there.
+        let live = CommandSpec(name: "t", abstract: "", options: SensorOptions.options + HeadingOptions.options)
+        let selection = try SensorOptions(try parseArguments(["--simulate", "--location", "31.23,121.47"], spec: live)).selection
+        #expect(selection.location == (try GeoPoint(latitude: 31.23, longitude: 121.47)))
+        let setup = selection.simulationSetup(wall: 1_790_000_000)
+        #expect(setup.world.latitude == 31.23 && setup.world.longitude == 121.47)
+        #expect(try SensorOptions(try parseArguments(["--location", "31.23,121.47"], spec: live)).selection.location == nil)
+        #expect(SensorSelection(simulate: true).simulationSetup(wall: 1_790_000_000).world.latitude == -33.8694)
     }
 
     @Test("sensor options: chip, bus, address, orientation and accelerometer are read into one selection")

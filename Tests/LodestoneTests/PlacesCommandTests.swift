@@ -14,7 +14,8 @@ struct PlacesCommandTests {
         }
         #expect(objects.count == 3)
         let first = try #require(objects.first)
-        #expect(Set(first.keys) == ["name", "country", "lat", "lon", "distance_m", "direction_deg"])
+        #expect(Set(first.keys) == ["name", "name_zh", "region", "country", "country_name", "time_zone", "population",
+                                    "lat", "lon", "distance_m", "direction_deg"])
         #expect((first["name"] as? String)?.hasPrefix("Sydney") == true && first["country"] as? String == "AU")
         let lat = try #require(first["lat"] as? Double), lon = try #require(first["lon"] as? Double)
         let check = vincentyInverse(lat, lon, -33.8568, 151.2153)
@@ -22,6 +23,25 @@ struct PlacesCommandTests {
         #expect(abs(remainder(try #require(first["direction_deg"] as? Double) - check.azimuth, 360)) < 1e-6)
         let distances = objects.compactMap { $0["distance_m"] as? Double }
         #expect(distances == distances.sorted())
+    }
+
+    /// The issue's own checks: Edam first near 52.52,5.07; 北京 finds Beijing; in Shanghai the
+    /// simulated receiver's place is said in Chinese characters.
+    @Test func edamBeijingAndShanghaiInChinese() throws {
+        let near = try runLodestone(["places", "near", "--lat", "52.52", "--lon", "5.07"])
+        #expect(near.status == 0 && near.stdout.hasPrefix("1.73 km ENE of Edam, NL  "), "\(near.stdout)\(near.stderr)")
+        let find = try runLodestone(["places", "find", "北京"])
+        #expect(find.status == 0 && find.stdout.hasPrefix("北京 → Beijing, Beijing, CN  "), "\(find.stdout)\(find.stderr)")
+        let zh = try runLodestone(["where", "--simulate", "--lang", "zh", "--location", "31.23,121.47"])
+        #expect(zh.status == 0, "\(zh.stderr)")
+        let sentence = zh.stdout.split(separator: "\n").first?.components(separatedBy: "  ").last ?? ""
+        #expect(sentence.hasPrefix("位于") && sentence.contains("上海") && !sentence.contains { $0.isASCII && $0.isLetter },
+                "\(zh.stdout)")
+        let json = try runLodestone(["where", "--simulate", "--location", "52.52,5.07", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let lat = try #require(object["lat"] as? Double), lon = try #require(object["lon"] as? Double)
+        #expect(abs(lat - 52.52) < 0.01 && abs(lon - 5.07) < 0.01, "the simulated receiver starts at --location")
+        #expect((object["near"] as? [String: Any])?["name"] as? String == "Edam")
     }
 
     @Test func usageErrorsExit64WithAHint() throws {
@@ -34,6 +54,10 @@ struct PlacesCommandTests {
             (["goto", "Amsterdan", "--simulate"], "did you mean 'Amsterdam'?"),
             (["goto", "91,0", "--simulate"], "not a position"),
             (["regions", "--region", "a:1,2,-5", "--simulate"], "--region"),
+            (["where", "--location", "31.23,121.47"], "--location only applies with --simulate"),
+            (["where", "--simulate", "--location", "91,0"], "--location"),
+            (["track", "--simulate", "--location", "1"], "--location"),
+            (["places", "find", "Pekingg"], "did you mean 'Beijing'?"),
         ] {
             let folder = try makeTemporaryFolder("places-usage")
             defer { try? FileManager.default.removeItem(at: folder) }

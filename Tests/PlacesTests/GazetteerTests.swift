@@ -7,43 +7,105 @@ import Testing
 @Suite struct GazetteerTests {
     let gazetteer = Gazetteer.builtIn
 
-    @Test func holdsEveryPlaceOfFifteenThousand() {
-        #expect(gazetteer.count == 34_006)
-        var minimum = Int.max
-        for i in stride(from: 0, to: gazetteer.count, by: 97) { minimum = min(minimum, gazetteer.population(at: i)) }
-        #expect(minimum >= 15_000)
+    @Test func holdsEveryPlaceOfFiveHundred() throws {
+        #expect(gazetteer.count == 234_908)
+        // cities500 also lists seats of government of any size; everything else has 500 people.
+        var small = 0
+        for i in stride(from: 0, to: gazetteer.count, by: 7) where gazetteer.population(at: i) < 500 { small += 1 }
+        #expect(small < gazetteer.count / 7 / 20)
+        let edam = try #require(NameSearch(gazetteer: gazetteer).find("Edam", count: 1).first).place
+        #expect(edam.population == 7380 && edam.country == "NL")
     }
 
-    @Test func decodesAPlace() throws {
+    @Test func decodesAPlacemark() throws {
         let hits = NameSearch(gazetteer: gazetteer).find("Hoorn", count: 1)
         let hoorn = try #require(hits.first)
         #expect(hoorn.place.name == "Hoorn")
         #expect(hoorn.place.country == "NL")
+        #expect(hoorn.place.countryName == "The Netherlands")
         #expect(hoorn.place.region == "North Holland")
+        #expect(hoorn.place.timeZone == "Europe/Amsterdam")
+        #expect(hoorn.place.population > 40_000)
         #expect(abs(hoorn.place.latitude - 52.6425) < 0.01 && abs(hoorn.place.longitude - 5.0597) < 0.01)
-        #expect(hoorn.match == .exact)
+        #expect(hoorn.match == .exact && hoorn.matchedName == nil)
+        #expect(gazetteer.countryName("CN") == "China" && gazetteer.countryName("ZZ") == "")
     }
 
-    /// The k-d tree answers what a scan over every place answers, at random points (fixed seed),
-    /// at the poles and across the antimeridian.
-    @Test func nearestAgreesWithAScan() throws {
-        var rng = SplitMix64(seed: 18)
-        var points: [(Double, Double)] = [(90, 0), (-90, 0), (0, 180), (0, -180), (64.8, -179.9), (-16.5, 179.95)]
-        for _ in 0..<20 {
-            points.append((Double.random(in: -90...90, using: &rng), Double.random(in: -180...180, using: &rng)))
-        }
+    /// Near Edam the nearest place is Edam (7,380 people, 1.7 km), and the town beside it Volendam.
+    @Test func namesEdamAndVolendam() throws {
+        let point = try GeoPoint(latitude: 52.52, longitude: 5.07)
         let search = NearbySearch(gazetteer: gazetteer)
-        for (lat, lon) in points {
-            let point = try GeoPoint(latitude: lat, longitude: lon)
-            let found = search.nearest(to: point, count: 5)
-            var all: [(Double, Int)] = []
-            for i in 0..<gazetteer.count {
-                let p = gazetteer.position(at: i)
-                all.append((Geodesic.wgs84.inverse(try GeoPoint(latitude: p.latitude, longitude: p.longitude), point).distance, i))
-            }
-            all.sort { $0 < $1 }
-            #expect(found.map(\.distance) == all.prefix(5).map(\.0), "at \(lat), \(lon)")
+        let near = search.nearest(to: point, count: 2)
+        #expect(near.map(\.place.name) == ["Edam", "Volendam"])
+        #expect(abs(near[0].distance - 1727) < 1)
+        let town = try #require(search.town(near: point, beside: near[0]))
+        #expect(town.place.name == "Volendam" && abs(town.distance - 2781) < 1)
+        // In a city the city itself is the town: nothing to add.
+        let dam = try GeoPoint(latitude: 52.3731, longitude: 4.8926)
+        let amsterdam = try #require(search.nearest(to: dam, count: 1).first)
+        #expect(amsterdam.place.name == "Amsterdam")
+        #expect(search.town(near: dam, beside: amsterdam) == nil)
+    }
+
+    /// The nearest place by geodesic distance, from the k-d tree, against a scan over every place
+    /// of the gazetteer (Karney's inverse for every place the sphere cannot rule out), on
+    /// thousands of seeded points: uniform over the Earth, near places, at the poles and along
+    /// the antimeridian.
+    @Test func nearestAgreesWithAScanOverEveryPlace() throws {
+        var rng = SplitMix64(seed: 31)
+        var points: [(Double, Double)] = [(90, 0), (-90, 0), (90, 123), (-90, -45), (89.9999, 180), (-89.9, -180),
+                                          (0, 180), (0, -180), (64.8, -179.9), (64.8, 179.9), (-16.5, 179.95),
+                                          (-16.5, -179.95), (52.52, 5.07), (31.23, 121.47)]
+        for k in 0..<40 {
+            let lat = -80 + 4 * Double(k)
+            points.append((lat, 180))
+            points.append((lat, -179.999_99))
+            points.append((lat, 179.999_99))
         }
+        while points.count < 1600 {
+            let lat = asin(2 * Double.random(in: 0...1, using: &rng) - 1) * 180 / .pi
+            points.append((lat, Double.random(in: -180...180, using: &rng)))
+        }
+        while points.count < 3000 {
+            // Within a few kilometres of a place, where neighbours are close together.
+            let p = gazetteer.position(at: Int.random(in: 0..<gazetteer.count, using: &rng))
+            points.append((max(-90, min(90, p.latitude + Double.random(in: -0.03...0.03, using: &rng))),
+                           p.longitude + Double.random(in: -0.03...0.03, using: &rng)))
+        }
+        let scan = GazetteerScan(gazetteer)
+        let search = NearbySearch(gazetteer: gazetteer)
+        var failures = 0
+        for (i, (lat, lon)) in points.enumerated() {
+            let point = try GeoPoint(latitude: lat, longitude: lon)
+            let k = i % 10 == 0 ? 5 : 1
+            let found = search.nearest(to: point, count: k)
+            let expected = scan.nearest(to: point, count: k)
+            if found.map(\.distance) != expected.map(\.distance) {
+                failures += 1
+                Issue.record("at \(lat), \(lon): \(found.map(\.distance)) against \(expected.map(\.distance))")
+            }
+            if failures > 5 { break }
+        }
+    }
+
+    /// Chinese names: the CJK name in China, Taiwan, Hong Kong and Macau (traditional characters
+    /// in the last three), elsewhere a Han name as Chinese writes it.
+    @Test func chineseNames() throws {
+        let search = NameSearch(gazetteer: gazetteer)
+        func zh(_ name: String, _ country: String) throws -> String? {
+            try #require(search.find(name, count: 20).first { $0.place.country == country && $0.match == .exact }).place.chineseName
+        }
+        #expect(try zh("Beijing", "CN") == "北京")
+        #expect(try zh("Shanghai", "CN") == "上海")
+        #expect(try zh("Suzhou", "CN") == "苏州")
+        #expect(try zh("Edam", "NL") == "埃丹")
+        #expect(try zh("Volendam", "NL") == "福伦丹")
+        #expect(try zh("Taipei", "TW") == "臺北")
+        #expect(try zh("Tokyo", "JP") == "东京")
+        let huangpu = try #require(NearbySearch(gazetteer: gazetteer).nearest(to: try GeoPoint(latitude: 31.23, longitude: 121.47), count: 1).first)
+        #expect(huangpu.place.chineseName.map { $0.unicodeScalars.allSatisfy { (0x4E00...0x9FFF).contains($0.value) } } == true)
+        #expect(huangpu.place.name(zh: true) == huangpu.place.chineseName)
+        #expect(huangpu.place.name(zh: false) == huangpu.place.name)
     }
 
     /// Distances and directions are Karney's geodesic: against GeographicLib's GeodTest values, to
@@ -121,6 +183,40 @@ import Testing
         #expect(hits.first?.userPlace == home)
     }
 
+    /// Any alternate name finds its place, shown with the name matched; among equal matches the
+    /// bigger place comes first, and so does its suggestion.
+    @Test func findsAlternateNamesBiggerPlaceFirst() throws {
+        let search = NameSearch()
+        let beijing = try #require(search.find("北京", count: 1).first)
+        #expect(beijing.place.name == "Beijing" && beijing.place.country == "CN")
+        #expect(beijing.matchedName == "北京" && beijing.match == .exact)
+        let peking = try #require(search.find("Peking", count: 3).first)
+        #expect(peking.place.name == "Beijing" && peking.matchedName == "Peking")
+        let munich = try #require(search.find("Munchen", count: 1).first)
+        #expect(munich.place.name == "Munich" && munich.matchedName == "München")
+        #expect(try #require(search.find("蘇州", count: 1).first).place.population > 5_000_000)
+        #expect(search.suggestion(for: "Pekingg") == "Beijing")
+        #expect(search.suggestion(for: "Amsterdamm") == "Amsterdam")
+    }
+
+    /// The byte-wise fold of the search agrees with `foldName` on the gazetteer's own names.
+    @Test func byteFoldAgreesWithFoldName() {
+        let gazetteer = Gazetteer.builtIn
+        var folded: [UInt8] = []
+        var fast = 0
+        for i in stride(from: 0, to: gazetteer.count, by: 13) {
+            gazetteer.forEachName(at: i) { bytes in
+                if NameSearch.foldFast(bytes, into: &folded) {
+                    fast += 1
+                    let expected = foldName(String(decoding: bytes, as: UTF8.self))
+                    #expect(String(decoding: folded, as: UTF8.self) == expected)
+                }
+                return true
+            }
+        }
+        #expect(fast > 20_000)
+    }
+
     @Test func suggestsTheNearestName() {
         #expect(NameSearch().suggestion(for: "Amsterdan") == "Amsterdam")
         // A very long name gets neither a match nor a suggestion, and no long wait for one.
@@ -151,5 +247,55 @@ import Testing
     @Test func stripsControlCharactersFromNames() throws {
         let places = try PlacesFile.parse("Ho\u{1B}[2Jme,1,2\n")
         #expect(places[0].name == "Ho[2Jme")
+    }
+}
+
+/// The brute force the k-d tree is checked against: every place's great-circle angle on the
+/// sphere, then Karney's inverse for every place the angle cannot rule out (the geodesic is at
+/// least 6,335 km per radian of that angle and at most 6,400 km: the ellipsoid's radii of
+/// curvature bound it).
+struct GazetteerScan {
+    let gazetteer: Gazetteer
+    let xyz: [Double]
+
+    init(_ gazetteer: Gazetteer) {
+        self.gazetteer = gazetteer
+        var xyz: [Double] = []
+        xyz.reserveCapacity(gazetteer.count * 3)
+        for i in 0..<gazetteer.count {
+            let p = gazetteer.position(at: i)
+            let phi = p.latitude * .pi / 180, lambda = p.longitude * .pi / 180
+            xyz += [cos(phi) * cos(lambda), cos(phi) * sin(lambda), sin(phi)]
+        }
+        self.xyz = xyz
+    }
+
+    func nearest(to point: GeoPoint, count k: Int) -> [(distance: Double, index: Int)] {
+        let phi = point.latitude * .pi / 180, lambda = point.longitude * .pi / 180
+        let q = (cos(phi) * cos(lambda), cos(phi) * sin(lambda), sin(phi))
+        var dots = [Double](repeating: 0, count: gazetteer.count)
+        xyz.withUnsafeBufferPointer { v in
+            dots.withUnsafeMutableBufferPointer { d in
+                for i in 0..<d.count { d[i] = v[3 * i] * q.0 + v[3 * i + 1] * q.1 + v[3 * i + 2] * q.2 }
+            }
+        }
+        func geodesic(_ i: Int) -> Double {
+            let p = gazetteer.position(at: i)
+            return Geodesic.wgs84.inverse(try! GeoPoint(latitude: p.latitude, longitude: p.longitude), point).distance
+        }
+        // The k places nearest on the sphere bound the k-th geodesic distance from above.
+        var closest: [Int] = []
+        for i in dots.indices where closest.count < k || dots[i] > dots[closest[closest.count - 1]] {
+            closest.append(i)
+            closest.sort { dots[$0] > dots[$1] }
+            if closest.count > k { closest.removeLast() }
+        }
+        let bound = closest.map(geodesic).max()! + 1
+        let angle = bound / 6_335_000
+        let minimumDot = cos(min(Double.pi, angle))
+        var all: [(distance: Double, index: Int)] = []
+        for i in dots.indices where dots[i] >= minimumDot - 1e-12 { all.append((geodesic(i), i)) }
+        all.sort { ($0.distance, $0.index) < ($1.distance, $1.index) }
+        return Array(all.prefix(k))
     }
 }

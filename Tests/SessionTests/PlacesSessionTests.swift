@@ -11,24 +11,43 @@ import Testing
 /// `places`, `goto`, `regions` and `where`'s nearest place, in process on a manual clock.
 @Suite("places, goto, regions (in process)")
 struct PlacesSessionTests {
-    @Test("places near: the nearest first, with distance and direction from the place; JSON fields")
+    @Test("places near: the nearest first, with distance and direction from the place; the placemark in JSON")
     func near() throws {
         let h = try SessionHarness("places-near")
-        let point = try GeoPoint(latitude: 52.66, longitude: 5.10)
+        let point = try GeoPoint(latitude: 52.52, longitude: 5.07)
         _ = try PlacesQuery(action: .near(point, count: 3)).run(runtime: h.runtime("places"))
         #expect(h.output.lines.count == 3)
-        #expect(h.output.lines.first?.hasPrefix("3.35 km NE of Hoorn, NL") == true, "\(h.output.text)")
+        #expect(h.output.lines.first?.hasPrefix("1.73 km ENE of Edam, NL  52.51215, 5.04805  North Holland, The Netherlands  "
+            + "Europe/Amsterdam  population 7380") == true, "\(h.output.text)")
         let j = try SessionHarness("places-near-json")
         _ = try PlacesQuery(action: .near(point, count: 2), json: true).run(runtime: j.runtime("places"))
         let first = try JSONValue.parse(try #require(j.output.lines.first))
-        #expect(first["name"]?.string == "Hoorn" && first["country"]?.string == "NL")
-        let hoorn = try GeoPoint(latitude: try #require(first["lat"]?.double), longitude: try #require(first["lon"]?.double))
-        let inverse = Geodesic.wgs84.inverse(hoorn, point)
+        #expect(first["name"]?.string == "Edam" && first["country"]?.string == "NL")
+        #expect(first["name_zh"]?.string == "埃丹" && first["region"]?.string == "North Holland")
+        #expect(first["country_name"]?.string == "The Netherlands" && first["time_zone"]?.string == "Europe/Amsterdam")
+        #expect(first["population"]?.double == 7380)
+        let edam = try GeoPoint(latitude: try #require(first["lat"]?.double), longitude: try #require(first["lon"]?.double))
+        let inverse = Geodesic.wgs84.inverse(edam, point)
         #expect(abs(try #require(first["distance_m"]?.double) - inverse.distance) <= 0.0005)
         #expect(abs(try #require(first["direction_deg"]?.double) - inverse.azimuth1) <= 1e-6)
         let z = try SessionHarness("places-near-zh")
         _ = try PlacesQuery(action: .near(point, count: 1), language: .zh).run(runtime: z.runtime("places"))
-        #expect(z.output.text.hasPrefix("位于Hoorn东北3.35公里"), "\(z.output.text)")
+        #expect(z.output.text.hasPrefix("位于埃丹东北偏东1.73公里"), "\(z.output.text)")
+    }
+
+    @Test("places find: any alternate name, shown beside the place's own; the bigger place first")
+    func findAlternateNames() throws {
+        let h = try SessionHarness("places-find-zh")
+        _ = try PlacesQuery(action: .find("北京", count: 1)).run(runtime: h.runtime("places"))
+        #expect(h.output.text.hasPrefix("北京 → Beijing, Beijing, CN  39.9075, 116.39723  Beijing, China  Asia/Shanghai  population "),
+                "\(h.output.text)")
+        let j = try SessionHarness("places-find-json")
+        _ = try PlacesQuery(action: .find("Peking", count: 1), json: true).run(runtime: j.runtime("places"))
+        let object = try JSONValue.parse(try #require(j.output.lines.first))
+        #expect(object["name"]?.string == "Beijing" && object["matched_name"]?.string == "Peking")
+        #expect(object["country_name"]?.string == "China" && object["time_zone"]?.string == "Asia/Shanghai")
+        let error = #expect(throws: UnknownPlace.self) { try PlacesQuery(action: .find("Pekingg", count: 3)).run(runtime: j.runtime("places")) }
+        #expect(error?.message.contains("did you mean 'Beijing'?") == true)
     }
 
     @Test("places add, list, near, remove: the file in the config folder, written whole")
@@ -69,14 +88,39 @@ struct PlacesSessionTests {
         #expect(error?.exitCode == .usage)
     }
 
-    @Test("where: the fix and the nearest place")
+    @Test("where: the fix, the nearest place, the town beside it and the placemark with the local time")
     func whereSaysTheNearestPlace() throws {
         let h = try SessionHarness("where-place")
         _ = try WhereQuery(source: .simulated, timeout: 5).run(runtime: h.runtime("where"))
-        #expect(h.output.text.contains(" of Sydney, AU"), "\(h.output.text)")
+        #expect(h.output.text.contains(", AU\n"), "\(h.output.text)")
+        let edam = try GeoPoint(latitude: 52.52, longitude: 5.07)
+        let e = try SessionHarness("where-edam")
+        _ = try WhereQuery(source: .simulation(start: edam), timeout: 5).run(runtime: e.runtime("where"))
+        #expect(e.output.lines.count == 2, "\(e.output.text)")
+        #expect(e.output.lines.first?.contains(" of Edam, ") == true && e.output.lines.first?.contains(" km from Volendam, NL") == true,
+                "\(e.output.text)")
+        #expect(e.output.lines.last?.hasPrefix("Edam, North Holland, The Netherlands  Europe/Amsterdam  local time ") == true,
+                "\(e.output.text)")
+        let j = try SessionHarness("where-edam-json")
+        _ = try WhereQuery(source: .simulation(start: edam), timeout: 5, json: true).run(runtime: j.runtime("where"))
+        let object = try JSONValue.parse(j.output.text.trimmingCharacters(in: .newlines))
+        #expect(object["near"]?["name"]?.string == "Edam" && object["town"]?["name"]?.string == "Volendam")
+        #expect(object["near"]?["time_zone"]?.string == "Europe/Amsterdam")
+        if FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/Europe/Amsterdam") {
+            // December: CET, an hour ahead of the fix's UTC time.
+            let local = try #require(object["near"]?["local_time"]?.string)
+            let utc = try #require(object["time"]?.string)
+            #expect(ISO8601.parse(local) == ISO8601.parse(utc).map { $0.rounded(.down) }, "\(local) \(utc)")
+        }
+        // In Shanghai, in Chinese: the names in Chinese characters.
         let z = try SessionHarness("where-place-zh")
-        _ = try WhereQuery(source: .simulated, timeout: 5, language: .zh).run(runtime: z.runtime("where"))
-        #expect(z.output.text.contains("位于Sydney"), "\(z.output.text)")
+        _ = try WhereQuery(source: .simulation(start: try GeoPoint(latitude: 31.23, longitude: 121.47)), timeout: 5,
+                           language: .zh).run(runtime: z.runtime("where"))
+        let sentence = try #require(z.output.lines.first?.components(separatedBy: "  ").last)
+        #expect(sentence.hasPrefix("位于"), "\(z.output.text)")
+        #expect(!sentence.contains { $0.isASCII && $0.isLetter }, "\(z.output.text)")
+        #expect(sentence.contains("黄浦") && sentence.contains("上海"), "\(z.output.text)")
+        #expect(z.output.lines.last?.contains("Asia/Shanghai  当地时间") == true, "\(z.output.text)")
     }
 
     @Test("goto with the simulator: CSV rows of the geodesic to the target")

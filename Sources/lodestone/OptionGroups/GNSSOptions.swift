@@ -72,8 +72,8 @@ struct GNSSSourceOptions: OptionGroup {
 
 /// `--simulate --location LAT,LON`: where the simulated receiver (and board) start.
 enum SimulatedLocation {
-    static let option = Option("location", value: "LAT,LON", help: "with --simulate: where the simulated receiver starts, "
-        + "e.g. 31.23,121.47 (default -33.8694,151.199, Sydney)")
+    /// The one `--location` (also the declination's place when there is no fix).
+    static var option: Option { PlaceOption.location }
 
     /// `--location` as a point, longitude wrapped to −180…180; nil when absent.
     static func point(_ arguments: ParsedArguments) throws(UsageError) -> GeoPoint? {

@@ -6,7 +6,7 @@ import Session
 enum PlaceOption {
     static let location = Option("location", value: "LAT,LON", help: "where you are, e.g. -33.87,151.21: the World Magnetic "
         + "Model there gives the declination (and, when calibrating, the expected field) when there is no GNSS fix; "
-        + "with --simulate, where the simulated board and receiver are (default Sydney)")
+        + "with --simulate, where the simulated board and receiver start (default -33.8694,151.199, Sydney)")
 
     /// `--location`, checked; nil when absent.
     static func coordinates(_ arguments: ParsedArguments) throws(UsageError) -> (latitude: Double, longitude: Double)? {
