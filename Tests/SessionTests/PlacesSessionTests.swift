@@ -83,7 +83,7 @@ struct PlacesSessionTests {
     @Test("places find: an unknown name suggests the nearest, exit 64")
     func unknownName() throws {
         let h = try SessionHarness("places-find")
-        let error = #expect(throws: UnknownPlace.self) { try PlacesQuery(action: .find("Amsterdan", count: 3)).run(runtime: h.runtime("places")) }
+        let error = #expect(throws: UnknownPlace.self) { try PlacesQuery(action: .find("Amsterdamm", count: 3)).run(runtime: h.runtime("places")) }
         #expect(error?.message.contains("did you mean 'Amsterdam'?") == true)
         #expect(error?.exitCode == .usage)
     }
@@ -240,7 +240,7 @@ struct LiveRegionTests {
         live.regions = [Region(name: "here", centre: here, radius: 100)]
         #expect(try WatchSession.run(WatchRequest(live: live, language: .zh), runtime: h.runtime("watch")) == .success)
         #expect(h.output.text.contains("在here内"), "the notice line")
-        #expect(h.output.text.contains("位于Sydney"), "the nearest place beside the position")
+        #expect(h.output.text.contains("位于Pyrmont"), "the nearest place beside the position")
     }
 
     @Test("log says region events on stderr")

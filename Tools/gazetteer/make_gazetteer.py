@@ -38,7 +38,8 @@ Which alternate names are kept (the file would be ~80 MB with all of them):
     Korean places): they give `--lang zh` its names and let `places find 北京` work;
   - names written in Latin letters, except the all-lower-case machine transliterations GeoNames
     carries ("bei jing shi") and codes (all capitals, at most 4 letters: "BJS"), and names that
-    fold (case, accents, punctuation) to the name or to another kept alternate.
+    fold (case, accents, punctuation) to the name or to another kept alternate (of those, the one
+    with accents is kept).
   Other scripts (Cyrillic, Arabic, kana, hangul, ...) are left out: Lodestone speaks English and
   Chinese, and they would double the size.
 
@@ -182,7 +183,8 @@ def main(cities_path, countries_path, rg_path, out_path):
         alternates = [a for a in alternates if a]
         chinese = chinese_name(cc, alternates)
         kept, seen = [], {search_fold(name), search_fold(ascii_name)}
-        for a in sorted(set(alternates)):
+        # Of the names that fold alike, the one with its accents is kept ("München", not "Munchen").
+        for a in sorted(set(alternates), key=lambda a: (-sum(1 for ch in a if ord(ch) >= 128), a)):
             if a == chinese:
                 continue
             if han_only(a):
