@@ -114,12 +114,16 @@ public struct NameSearch: Sendable {
             if d <= limit, better(d, true, 0) { best = (d, true, 0, user.name) }
         }
         var folded: [UInt8] = []
+        let keyHistogram = ByteHistogram(key)
         for i in 0..<gazetteer.count {
             var nearest = Int.max
             gazetteer.forEachName(at: i) { bytes in
+                // Folding never lengthens a name: one too short as written is too short folded.
+                let reach = min(limit, nearest)
+                if bytes.count + reach < key.count { return true }
                 _ = Self.fold(bytes, into: &folded)
-                if abs(folded.count - key.count) <= min(limit, nearest) {
-                    nearest = min(nearest, scratch.distance(folded, key, limit: min(limit, nearest)))
+                if abs(folded.count - key.count) <= reach, keyHistogram.lowerBound(to: folded) <= reach {
+                    nearest = min(nearest, scratch.distance(folded, key, limit: reach))
                 }
                 return nearest > 0
             }
@@ -191,6 +195,25 @@ public struct NameSearch: Sendable {
             }
         }
         return true
+    }
+}
+
+/// How many of each byte (in 32 buckets) a name holds: the edit distance between two names is at
+/// least the larger of the surplus and the deficit of one's counts against the other's, a cheap
+/// test before the full distance.
+struct ByteHistogram {
+    var counts = [Int](repeating: 0, count: 32)
+
+    init(_ bytes: [UInt8]) {
+        for b in bytes { counts[Int(b & 31)] += 1 }
+    }
+
+    func lowerBound(to other: [UInt8]) -> Int {
+        var diff = counts
+        for b in other { diff[Int(b & 31)] -= 1 }
+        var surplus = 0, deficit = 0
+        for d in diff { if d > 0 { surplus += d } else { deficit -= d } }
+        return max(surplus, deficit)
     }
 }
 

@@ -21,16 +21,20 @@ enum PlacesCommand: Command {
         positionals: ["ACTION", "NAME"],
         discussion: """
         near: the places nearest to a point, nearest first (your places first when you are within their
-        radius), with the geodesic distance and the direction from the place to the point:
-          lodestone places near --lat 52.66 --lon 5.10        # 3.35 km NE of Hoorn, NL …
-          lodestone places near --lat 52.66 --lon 5.10 --json  # name,country,lat,lon,distance_m,direction_deg
-        find: places by name, ignoring case and accents; exact names first, then names starting with
-        it, then by population:  lodestone places find zurich
+        radius), with the geodesic distance and the direction from the place to the point, and each
+        place's region, country, time zone and population:
+          lodestone places near --lat 52.52 --lon 5.07        # 1.73 km ENE of Edam, NL …
+          lodestone places near --lat 52.52 --lon 5.07 --json  # name,name_zh,region,country,country_name,
+                                                              # time_zone,population,lat,lon,distance_m,direction_deg
+        find: places by any of their names (alternate and Chinese ones too), ignoring case and accents;
+        exact names first, then names starting with it, then a word starting with it, the bigger
+        place first; the name matched is shown beside the place's own:
+          lodestone places find 北京                           # 北京 → Beijing, Beijing, CN …
         add, list, remove: your places file, $XDG_CONFIG_HOME/lodestone/places.csv (else
         ~/.config/lodestone/places.csv), lines name,lat,lon[,radius_m], written atomically:
           lodestone places add Home --lat 52.3702 --lon 4.8952 --radius 50
-        The gazetteer is every GeoNames place of at least 15,000 people (geonames.org, CC BY 4.0),
-        built in; nothing is fetched.
+        The gazetteer is every GeoNames place of at least 500 people and every seat of an
+        administrative division, 234,908 places (geonames.org, CC BY 4.0), built in; nothing is fetched.
         """)
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {

@@ -15,9 +15,15 @@ enum WhereCommand: Command {
                                               LanguageOption.lang],
         discussion: """
         Prints latitude and longitude (as many digits as gpsd gave), the horizontal error, mode and time,
-        and the nearest place ("3.35 km NE of Hoorn, NL"; your places first when within their radius):
+        and the nearest place (every GeoNames place of 500 people; your places first when within their
+        radius), with the biggest town near it when that helps ("1.73 km ENE of Edam, 2.78 km from
+        Volendam, NL"); then its placemark: region, country, time zone and the local time at the fix
+        (from the system's tzdata), population. With --lang zh the places' Chinese names:
           lodestone where --accuracy 10
           lodestone where --json --timeout 5 --gpsd 192.168.1.20:2947
+          lodestone where --simulate --location 31.23,121.47 --lang zh   # 位于黄浦西南1.16公里，距上海1.43公里
+        JSON: near and town hold name, name_zh, region, country, country_name, time_zone, population,
+        lat, lon, distance_m, direction_deg; near also local_time (null without tzdata).
         On timeout it says what it saw (no gpsd, no receiver, no fix, or fixes too poor with the best
         error) and exits 69.
         """)
