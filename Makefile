@@ -39,7 +39,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_TARGETS := recording log-reader profile gpsd nmea
 FUZZ_FLAGS   := -max_len=4096 -rss_limit_mb=2048 -timeout=10 -detect_leaks=0
 
-.PHONY: run test bench build install deps test-deps bench-deps clean deb check-deb deb-deps fuzz
+.PHONY: run test bench build install deps test-deps bench-deps clean deb check-deb deb-deps fuzz soak
 
 # Installs the Debian packages named in $(1) that are missing: apt-get as root, sudo otherwise.
 define ensure_debs
@@ -84,6 +84,7 @@ test: test-deps
 
 bench: bench-deps
 	$(BUILD_ENV) $(SWIFT) build $(RELEASE) --product lodestone-bench
+	$(BUILD_ENV) $(SWIFT) build $(RELEASE) --product lodestone
 	@mkdir -p .build/bench
 	@cc -O2 -o .build/bench/geod_inverse_bench Benchmarks/c/geod_inverse_bench.c -lproj -lm
 	@rm -rf .build/bench/broad .build/bench/attitude_reference.jsonl; mkdir -p .build/bench/broad
@@ -100,6 +101,12 @@ bench: bench-deps
 	  .build/release/lodestone-bench
 	@$(BUILD_ENV) $(SWIFT) build $(RELEASE) --product lodestone >/dev/null && \
 	  python3 Benchmarks/places/watch_rss.py .build/release/lodestone 20 || echo "watch.rss: could not run the dashboard"
+
+# serve under hostile consumers for 10 minutes (RSS sampled each minute): the soak of `make bench`'s serve.hostile.
+soak:
+	$(BUILD_ENV) $(SWIFT) build $(RELEASE) --product lodestone-bench
+	$(BUILD_ENV) $(SWIFT) build $(RELEASE) --product lodestone
+	LODESTONE_SOAK_SECONDS=600 .build/release/lodestone-bench serve.hostile
 
 # Installs what `make build` made and never builds: under sudo the toolchain is usually not on PATH,
 # and a build as root would leave root-owned files in .build.

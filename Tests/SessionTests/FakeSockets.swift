@@ -18,6 +18,10 @@ final class FakeSockets: SocketSystem {
         var datagrams: [[UInt8]] = []
         /// Bytes the client has sent us and we have not read (a client that floods input).
         var pendingInput = 0
+        /// The client connects at this time (it is not accepted before).
+        var connectsAt = 0.0
+        /// When the consumer first read something.
+        var firstReceived: Double?
 
         init(capacity: Int, readsFrom: Double, hangsUpAt: Double) {
             self.capacity = capacity
@@ -40,13 +44,18 @@ final class FakeSockets: SocketSystem {
 
     init(clock: ManualClock) { self.clock = clock }
 
-    /// A TCP consumer that will connect to `port`.
+    /// A TCP consumer that will connect to `port` (at `connectsAt`).
     @discardableResult
-    func connect(to port: UInt16, capacity: Int = 8192, readsFrom: Double = 0, hangsUpAt: Double = .infinity) -> Peer {
+    func connect(to port: UInt16, capacity: Int = 8192, readsFrom: Double = 0, hangsUpAt: Double = .infinity,
+                 connectsAt: Double = 0) -> Peer {
         let p = Peer(capacity: capacity, readsFrom: readsFrom, hangsUpAt: hangsUpAt)
+        p.connectsAt = connectsAt
         pending[port, default: []].append(p)
         return p
     }
+
+    /// The most TCP clients accepted and not yet closed at any one time.
+    private(set) var mostOpenAtOnce = 0
 
     func listen(host: String, port: UInt16) throws(ServeError) -> Int32 {
         guard !portsInUse.contains(port) else { throw .portInUse(host: host, port: port) }
@@ -56,11 +65,14 @@ final class FakeSockets: SocketSystem {
     }
 
     func accept(_ listener: Int32) -> Int32? {
-        guard let port = listeners[listener], var queue = pending[port], !queue.isEmpty else { return nil }
-        let p = queue.removeFirst()
+        guard let port = listeners[listener], var queue = pending[port],
+              let index = queue.firstIndex(where: { $0.connectsAt <= clock.now() }) else { return nil }
+        let p = queue.remove(at: index)
         pending[port] = queue
         nextFD += 1
         peers[nextFD] = p
+        let open = peers.filter { fd, peer in !closed.contains(fd) && !udp.values.contains { $0 === peer } }.count
+        mostOpenAtOnce = max(mostOpenAtOnce, open)
         return nextFD
     }
 
@@ -81,6 +93,7 @@ final class FakeSockets: SocketSystem {
             return .sent(bytes.count)
         }
         if now >= p.readsFrom {
+            if !p.buffered.isEmpty && p.firstReceived == nil { p.firstReceived = now }
             p.received += p.buffered
             p.buffered.removeAll()
         }
@@ -89,6 +102,7 @@ final class FakeSockets: SocketSystem {
         let n = min(room, bytes.count)
         p.buffered += bytes.prefix(n)
         if now >= p.readsFrom {
+            if p.firstReceived == nil { p.firstReceived = now }
             p.received += p.buffered
             p.buffered.removeAll()
         }

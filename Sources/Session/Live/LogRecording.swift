@@ -1,3 +1,4 @@
+import Glibc
 import HeadingLog
 import Platform
 
@@ -29,7 +30,7 @@ public enum LogRecording {
     public static func run(_ request: LogRequest, runtime: Runtime) throws -> ExitCode {
         let inbox = ControlInbox(runtime.events)
         let live = try LiveSession.open(request.live, runtime: runtime, inbox: inbox)
-        let session = try LogSession(request.file, wall: runtime.time.wall(), monotonicClock: { runtime.time.monotonic() })
+        guard let session = try LogSession.opening(request.file, runtime: runtime, inbox: inbox) else { return .success }
         for note in session.notes { runtime.say(note) }
         runtime.say("writing \(session.currentPath) at \(plain(request.rate)) rows/s (Ctrl-C or SIGTERM stops)")
         sayRegionEvents(live, runtime: runtime, language: .en, units: runtime.environment.units)
@@ -40,5 +41,29 @@ public enum LogRecording {
         try session.close()
         runtime.say("\(session.rowsWritten) rows written to \(session.currentPath)")
         return .success
+    }
+}
+
+extension LogSession {
+    /// Opens the log as `LogSession` does, except that a FIFO without a reader is waited for here,
+    /// through the session's inbox (a non-blocking probe every 0.1 s), rather than in a blocking
+    /// `open` that no signal could end. Nil when a stop signal came first.
+    static func opening(_ options: Options, runtime: Runtime, inbox: ControlInbox) throws -> LogSession? {
+        var st = stat()
+        if options.rotation == .none, stat(options.path, &st) == 0, st.st_mode & S_IFMT == S_IFIFO {
+            var said = false
+            while true {
+                let probe = Glibc.open(options.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                if probe >= 0 { Glibc.close(probe); break }
+                guard errno == ENXIO else { break }   // LogSession says what else is wrong
+                if !said {
+                    runtime.say("\(sanitize(options.path)) is a FIFO with no reader yet: waiting for one (Ctrl-C or SIGTERM stops)")
+                    said = true
+                }
+                inbox.wait(seconds: 0.1)
+                if inbox.stopRequested { return nil }
+            }
+        }
+        return try LogSession(options, wall: runtime.time.wall(), monotonicClock: { runtime.time.monotonic() })
     }
 }

@@ -82,7 +82,7 @@ public enum WatchSession {
         let live = try LiveSession.open(request.live, runtime: runtime, inbox: inbox)
         var log: LogSession?
         if let options = request.log {
-            let session = try LogSession(options, wall: runtime.time.wall(), monotonicClock: { runtime.time.monotonic() })
+            guard let session = try LogSession.opening(options, runtime: runtime, inbox: inbox) else { return .success }
             for note in session.notes { runtime.say(note) }
             log = session
         }

@@ -7,21 +7,27 @@ import Session
 enum ServeCommand: Command {
     static let rate = Option("rate", value: "HZ", help: "updates per second, 1–50 (default 10)")
     static let duration = Option("duration", value: "S", help: "stop after S seconds (default: until Ctrl-C or SIGTERM)")
+    static let maxClients = Option("max-clients", value: "N",
+                                   help: "clients per TCP server at once, 1–10000 (default 64); when full, a new client is still served and the one most behind is dropped")
 
     static let spec = CommandSpec(
         name: "serve",
         abstract: "publish the live heading to other software: NMEA 0183, Signal K, JSON, MQTT",
         usage: "[--simulate] [sensor options] [--calibration FILE] [--location LAT,LON | --declination DEG]\n"
-            + "       [--gpsd HOST:PORT | --no-gnss] [--rate HZ] [--duration S] [--talker ID]\n"
+            + "       [--gpsd HOST:PORT | --no-gnss] [--rate HZ] [--duration S] [--max-clients N] [--talker ID]\n"
             + "       [--nmea tcp://[HOST]:PORT | udp://HOST:PORT | serial:/dev/PATH[?baud=N]]… [--signalk udp://HOST:PORT | tcp://[HOST]:PORT]…\n"
             + "       [--json -|FILE]… [--mqtt mqtt[s]://[USER@]HOST[:PORT]/PREFIX]… [--mqtt-password-file FILE]\n"
             + "       [--mqtt-ca FILE] [--mqtt-cert FILE --mqtt-key FILE]",
         options: SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
-            + LiveGNSSOptions.options + [rate, duration] + ServeSinkOptions.options + [RegionOptions.region],
+            + LiveGNSSOptions.options + [rate, duration, maxClients] + ServeSinkOptions.options + [RegionOptions.region],
         discussion: """
         Reads the sensor (and GNSS) as 'watch' does and publishes every update to each sink; every
         sink option can be given more than once. A slow or vanished consumer never holds up the
         sensor or the other sinks: it loses updates, and the count is said on standard error.
+        Each TCP server takes up to --max-clients clients (64); when full, a new client is still
+        served and the client with the most unsent bytes (then the oldest) is dropped, said on
+        standard error. A sink that fails for good (a JSON file on a full disk) is said, the others
+        go on, and serve exits 74 at the end.
           NMEA 0183  $HCHDG (heading, deviation, variation), $HCHDM, $HCHDT (with a declination),
                      $HCROT (degrees per minute), $HCXDR pitch and roll (with an accelerometer);
                      on a serial port (raw 8N1, no flow control) only what the baud rate carries:
@@ -59,6 +65,7 @@ enum ServeCommand: Command {
                                    duration: try arguments.double(duration, in: 0.001...1e9), nmea: sinks.nmea,
                                    signalK: sinks.signalK, json: sinks.json, mqtt: sinks.mqtt, talker: sinks.talker)
         request.mqttOptions = sinks.mqttOptions
+        request.maximumClients = try arguments.int(maxClients, in: 1...10_000) ?? StreamServer.defaultMaximumClients
         // A broken pipe on --json - is a closed consumer, not a reason to die.
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
