@@ -35,7 +35,7 @@ struct ServeIntegrationTests {
         let serve = try BackgroundProcess(["serve", "--simulate", "--rate", "10", "--duration", "16",
                                            "--nmea", "tcp://127.0.0.1:\(nmeaPort)", "--signalk", "udp://127.0.0.1:\(udp.port)",
                                            "--mqtt", "mqtt://127.0.0.1:\(brokerPort)/lodestone",
-                                           "--region", "here:-33.8694,151.199,100"] + Self.location)
+                                           "--region", "here:-33.87,151.21,100"] + Self.location)   // where --location starts the simulated receiver
         #expect(pollUntil(15) { acceptsConnections(nmeaPort) }, "serve did not listen: \(serve.stderr)")
         let gpsd = try BackgroundProcess(executable: gpsdPath ?? "gpsd",
                                          ["-N", "-n", "-S", String(gpsdPort), "tcp://127.0.0.1:\(nmeaPort)"])
