@@ -50,11 +50,15 @@ extension LogSession {
     /// `open` that no signal could end. Nil when a stop signal came first.
     static func opening(_ options: Options, runtime: Runtime, inbox: ControlInbox) throws -> LogSession? {
         var st = stat()
+        // The probe stays open until the log has opened its own descriptor: closed at once, the
+        // reader would see the end of its input and go, and the log's open would wait for another.
+        var probe: Int32 = -1
+        defer { if probe >= 0 { Glibc.close(probe) } }
         if options.rotation == .none, stat(options.path, &st) == 0, st.st_mode & S_IFMT == S_IFIFO {
             var said = false
             while true {
-                let probe = Glibc.open(options.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-                if probe >= 0 { Glibc.close(probe); break }
+                probe = Glibc.open(options.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                if probe >= 0 { break }
                 guard errno == ENXIO else { break }   // LogSession says what else is wrong
                 if !said {
                     runtime.say("\(sanitize(options.path)) is a FIFO with no reader yet: waiting for one (Ctrl-C or SIGTERM stops)")
