@@ -320,7 +320,7 @@ public enum LocalTime {
         guard unixSeconds.isFinite else { return "" }
         let local = Int(unixSeconds.rounded(.down)) + offset.offsetSeconds
         let days = floorDivide(local, 86400)
-        let (y, m, d) = civil(days: days)
+        let (y, m, d) = ISO8601.civilFromDays(days)
         let s = local - days * 86400
         let o = abs(offset.offsetSeconds)
         var text = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(s / 3600, 2) + ":" + pad(s / 60 % 60, 2)
@@ -345,17 +345,4 @@ public enum LocalTime {
 
 func floorDivide(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 
-/// The proleptic Gregorian date of a day number (days since 1970-01-01).
-func civil(days z0: Int) -> (year: Int, month: Int, day: Int) {
-    let z = z0 + 719468
-    let era = (z >= 0 ? z : z - 146096) / 146097
-    let doe = z - era * 146097
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let d = doy - (153 * mp + 2) / 5 + 1
-    let m = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-}
-
-func civilYear(days: Int) -> Int { civil(days: days).year }
+func civilYear(days: Int) -> Int { ISO8601.civilFromDays(days).year }

@@ -18,7 +18,7 @@ public enum TimeText {
     public static func append(milliseconds ms: Int64, to out: inout [UInt8]) {
         let (seconds, millis) = floorDivide(ms, 1000)
         let (days, secondOfDay) = floorDivide(seconds, 86_400)
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = ISO8601.civilFromDays(Int(days))
         appendDigits(year, 4, &out)
         out.append(45)
         appendDigits(month, 2, &out)
@@ -125,20 +125,5 @@ public enum TimeText {
         var r = a % b
         if r < 0 { q -= 1; r += b }
         return (q, r)
-    }
-
-    /// Year, month, day of a day count since 1970-01-01 (proleptic Gregorian; 400-year eras of
-    /// 146 097 days with March-based years, so the leap day falls at the end of a year).
-    static func civil(fromDays days: Int64) -> (Int, Int, Int) {
-        let shifted = days + 719_468            // days since 0000-03-01
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let marchMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * marchMonth + 2) / 5 + 1
-        let month = marchMonth < 10 ? marchMonth + 3 : marchMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (Int(year), Int(month), Int(day))
     }
 }
