@@ -166,6 +166,38 @@ struct AnalysisTests {
         #expect(problems.allSatisfy { $0.contains("lon_deg") }, "\(problems)")
     }
 
+    @Test("a field strength below 0 or above 0.1 T makes the row bad; a plot of one far field value has no NaN")
+    func absurdFieldStrength() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        let path = dir + "/field.csv"
+        var text = LogSchema.header + "\n"
+        for (i, field) in ["48.2", "1.7e308", "-1.7e308", "-0.5", "100000.5", "99999"].enumerated() {
+            text += csvLine(["time": isoTime(1_700_000_000 + Double(i)), "monotonic_s": plain(Double(i)),
+                             "field_uT": field, "heading_mag_deg": "10"]) + "\n"
+        }
+        try write(text, to: path)
+        var problems: [String] = []
+        let analysis = try LogAnalyzer.analyze(path: path, options: .init(plot: true)) { problems.append("\($0)") }
+        #expect(analysis.summary.rows == 2, "48.2 and 99999 are read")
+        #expect(analysis.summary.malformedRows == 4)
+        #expect(problems.count == 4 && problems.allSatisfy { $0.contains("field_uT") }, "\(problems)")
+        #expect(analysis.summary.fieldMax == 99999)
+        let svg = SVGPlot.render(try #require(analysis.plot))
+        #expect(!hasNonFiniteWord(svg), "a plot with NaN or inf")
+
+        // One row far from zero: the plot's margin must not vanish in the value's rounding.
+        let one = dir + "/one.csv"
+        try write(LogSchema.header + "\n" + csvLine(["time": isoTime(1_700_000_000), "monotonic_s": "0",
+                                                     "field_uT": "99999.9"]) + "\n", to: one)
+        let single = SVGPlot.render(try #require(try LogAnalyzer.analyze(path: one, options: .init(plot: true)).plot))
+        #expect(!hasNonFiniteWord(single), "a plot with NaN or inf")
+    }
+
+    /// True when a word of the text is "nan" or "inf", as a non-finite number prints.
+    private func hasNonFiniteWord(_ text: String) -> Bool {
+        text.lowercased().split { !$0.isLetter }.contains { $0 == "nan" || $0 == "inf" || $0 == "infinity" }
+    }
+
     @Test("the plotted track keeps its breaks when it is thinned")
     func thinnedTrackKeepsBreaks() {
         var track = TrackSample(capacity: 8)

@@ -8,8 +8,8 @@ import Testing
 /// hand from the datasheet's sensitivity, not from the driver's or the emulator's own constants: a
 /// wrong scale or byte order in the driver cannot hide behind an emulator that shares it (the
 /// drivers' decoders have their own hand-computed tests in each chip's file; the LSM6DSL, the
-/// LSM9DS1 and the MPU-6050/ICM-20948 gyro words are checked the same way in theirs, and the
-/// BMM150's trim compensation in BMM150Tests with a trim chosen to be worked by hand). The BNO055
+/// LSM9DS1 and the MPU-6050 gyro words are checked the same way in theirs; the ICM-20948's
+/// accelerometer and gyro and the BMM150, with a trim worked by hand, here). The BNO055
 /// and the CMPS14 compute their output on the chip and their datasheets give no register example,
 /// so theirs are checked only through the emulator.
 @Suite("emulated registers against hand-computed bytes")
@@ -131,5 +131,39 @@ struct EmulatorRegisterTests {
         clock.advance(by: 0.05)
         // STATUS_REG_A (0x27) first, as the driver reads it: the sample is latched there.
         #expect(Array(try bus.readRegisters(address: 0x19, start: 0xA7, count: 7).dropFirst()) == [0x40, 0x1F, 0x60, 0xF0, 0x80, 0x3E])
+    }
+    @Test func icm20948AccelerometerAndGyro() throws {
+        // ±2 g (ACCEL_FS_SEL 0): 16384 LSB/g; 0.5 g = 8192 = 0x2000, −0.25 g = −4096 = 0xf000,
+        // 1 g = 16384 = 0x4000. ±500 °/s (GYRO_FS_SEL 1): 65.5 LSB/(°/s); 100 °/s = 6550 = 0x1996,
+        // −50 °/s = −3275 = 0xf335, 20 °/s = 1310 = 0x051e. Big-endian in bank 0 from ACCEL_XOUT_H
+        // 0x2d, the gyro from GYRO_XOUT_H 0x33.
+        let clock = ManualClock()
+        let physics = PhysicsSource(now: { clock.now() }, magneticField: { _ in .zero },
+                                    acceleration: { _ in Vector3(0.5, -0.25, 1) }, rotationRate: { _ in Vector3(100, -50, 20) })
+        let bus = EmulatedI2CBus(busNumber: 1)
+        let core = ICM20948AccelerometerCore(physics: physics, noise: 0, gyroNoise: 0)
+        let magnetometer = AK09916Emulator(physics: physics, noise: 0)
+        bus.attach(ICM20948Emulator(bus: bus, magnetometer: magnetometer, core: core), at: 0x69)
+        _ = try ICM20948Accelerometer(bus: bus)
+        clock.advance(by: 0.05)
+        _ = try bus.readRegister(address: 0x69, register: 0x1A)   // INT_STATUS_1: a sample is ready
+        #expect(try bus.readRegisters(address: 0x69, start: 0x2D, count: 12)
+                    == [0x20, 0x00, 0xF0, 0x00, 0x40, 0x00, 0x19, 0x96, 0xF3, 0x35, 0x05, 0x1E])
+    }
+
+    @Test func bmm150() throws {
+        // A trim worked by hand (as in BMM150Tests): x1 = y1 = x2 = y2 = xy1 = xy2 = z3 = z4 = 0,
+        // xyz1 = 8192, z1 = 65532, z2 = 16385, and RHALL = 8192. Then X/Y are 0.3125 µT per count and
+        // Z 1/16 µT: (100, −100, 100) µT = X 320, Y −320, Z 1600. X and Y are 13 bits from bit 3
+        // (320 << 3 = 0x0a00, bit 0 the self-test flag: 0x01 0x0a; −320 → 0xf600 → 0x01 0xf6), Z 15
+        // bits from bit 1 (1600 << 1 = 0x0c80 | self-test → 0x81 0x0c), RHALL 14 bits from bit 2 with
+        // DRDY in bit 0 (8192 << 2 = 0x8000 | 1 → 0x01 0x80); little-endian from DATAX_LSB 0x42.
+        let clock = ManualClock()
+        let trim = BMM150Trim(x1: 0, y1: 0, x2: 0, y2: 0, z1: 65532, z2: 16385, z3: 0, z4: 0, xy1: 0, xy2: 0, xyz1: 8192)
+        let emulator = BMM150Emulator(physics: DriverTestKit.physics(clock), trim: trim, noise: 0)
+        emulator.hallResistance = 8192
+        let bytes = try Self.registers(emulator, at: 0x10, field: Vector3(100, -100, 100), configure: { _ = try BMM150(bus: $0) },
+                                       start: 0x42, count: 8, clock: clock)
+        #expect(bytes == [0x01, 0x0A, 0x01, 0xF6, 0x81, 0x0C, 0x01, 0x80])
     }
 }

@@ -17,6 +17,9 @@ struct RowAccumulator {
     }
     /// Fixes further apart in time than this start a new GPX track segment, ms.
     static let segmentBreak: Int64 = 30_000
+    /// The largest field strength a row may carry, µT: 0.1 T, twenty times the widest magnetometer
+    /// range (AK09916's 4,912 µT). A magnitude below 0 or above it is no reading; the row is malformed.
+    static let fieldLimit = 100_000.0
 
     let fieldCount: Int
     private let fields = FieldSplitter()
@@ -93,6 +96,9 @@ struct RowAccumulator {
             throw .badNumber(column: "monotonic_s", text: "")
         }
         let field = try optional(Self.fieldColumn, line)
+        if let field, !(0...Self.fieldLimit).contains(field) {
+            throw .badNumber(column: "field_uT", text: RowProblem.shown(fields[Self.fieldColumn, in: line]))
+        }
         let rawHeading = try optional(Self.rawHeadingColumn, line, angle: true)
         let magnetic = try optional(Self.magneticColumn, line, angle: true) ?? rawHeading
         let trueHeading = try optional(Self.trueColumn, line, angle: true)

@@ -132,11 +132,13 @@ public enum SVGPlot {
             let e = plot.series.extent(.field, bucket: b)
             if e.count > 0 { lo = min(lo, e.min); hi = max(hi, e.max) }
         }
-        guard lo.isFinite, hi.isFinite else {
+        guard lo.isFinite, hi.isFinite, (hi - lo).isFinite else {
             s += label(left + Double(plotWidth) / 2, fieldTop + fieldHeight / 2, "no field strength in this log", anchor: "middle")
             return s + timeLabels(axis, below: fieldTop + fieldHeight) + "</g>\n"
         }
-        let pad = max(0.5, (hi - lo) * 0.05)
+        // Half a µT of margin at least, and never less than the values' own rounding (far from 0 a
+        // fixed pad may vanish in it and leave a zero span).
+        let pad = max(0.5, (hi - lo) * 0.05, max(abs(lo), abs(hi)) * 1e-9)
         lo -= pad
         hi += pad
         func y(_ v: Double) -> Double { fieldTop + fieldHeight * (1 - (v - lo) / (hi - lo)) }
