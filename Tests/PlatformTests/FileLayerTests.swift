@@ -24,7 +24,13 @@ final class RecordingFileCalls: FileSystemCalls, @unchecked Sendable {
         note((flags & O_DIRECTORY != 0 ? "openFolder " : "open ") + (fd >= 0 ? "ok" : "failed \(errno)"))
         return fd
     }
-    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int { note("write"); return system.write(fd, bytes) }
+    /// When set, every write fails as on a full disk.
+    var failWrites = false
+    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+        note("write")
+        if failWrites { errno = ENOSPC; return -1 }
+        return system.write(fd, bytes)
+    }
     func fsync(_ fd: Int32) -> Int32 { note("fsync"); return system.fsync(fd) }
     func close(_ fd: Int32) -> Int32 { note("close"); return system.close(fd) }
     func rename(_ from: String, _ to: String) -> Int32 { note("rename"); return system.rename(from, to) }
@@ -68,6 +74,19 @@ struct FileLayerTests {
         #expect(suffix.count == 16 && suffix.allSatisfy(\.isHexDigit))
         #expect(calls.trace == ["open ok", "write", "fsync", "close", "rename", "openFolder ok", "fsync", "close"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["profile.json"])
+    }
+
+    @Test func aWriteThatFailsHalfWayLeavesTheOldFileAndNoTemporary() throws {
+        let dir = try makeSharedFolder("full"); defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Files.writeAtomically(dir + "/calibration.json", contents: "old\n")
+        let calls = RecordingFileCalls()
+        calls.failWrites = true
+        #expect(throws: FileError.write(path: dir + "/calibration.json", Errno(ENOSPC))) {
+            try Files.writeAtomically(dir + "/calibration.json", contents: "new\n", calls: calls)
+        }
+        #expect(readFile(dir + "/calibration.json") == "old\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["calibration.json"])
+        #expect(!calls.trace.contains("rename"))
     }
 
     @Test func twoWritesNeverUseTheSameTemporaryName() throws {

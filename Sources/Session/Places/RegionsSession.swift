@@ -57,7 +57,7 @@ public enum RegionsSession {
     public static let hookEnvironment: [(String, String)] = [
         ("LODESTONE_REGION", "the region's name"),
         ("LODESTONE_EVENT", "enter or exit"),
-        ("LODESTONE_TIME", "the row's time, ISO 8601 UTC (empty when there is none)"),
+        ("LODESTONE_TIME", "the row's time in ISO 8601 UTC, empty when there is none"),
         ("LODESTONE_LAT", "the fix's latitude, degrees"),
         ("LODESTONE_LON", "the fix's longitude, degrees"),
         ("LODESTONE_DISTANCE_M", "the distance from the region's centre, metres"),
