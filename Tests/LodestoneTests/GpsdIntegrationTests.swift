@@ -31,8 +31,6 @@ struct GpsdIntegrationTests {
         #expect(rows.count == (try distinctFixTimes(chk: log + ".chk")), "stderr: \(run.errors)")
 
         // Every row is one of gpsd's epochs: same time text, bit-identical latitude and longitude.
-        // The logs' times are years from the system clock: that is said once on stderr.
-        #expect(run.errors.contains("the receiver's time is") && run.errors.contains("the system clock"), "\(run.errors)")
         _ = (replayed, ended)
         let reference = referenceEpochs(run.fake.referenceLines())
         #expect(rows.count == reference.count)
@@ -94,8 +92,6 @@ struct GpsdIntegrationTests {
         #expect(!distances.isEmpty, "new fixes carry their leg")
         #expect(distances.reduce(0, +) <= 2, "a still receiver logged \(distances.reduce(0, +)) m")
         #expect(rows.allSatisfy { ($0["fix_bearing_deg"] ?? "").isEmpty }, "no direction while stationary")
-        // The log's fixes are from June 2025, long before the system clock: every row with one says so.
-        #expect(rows.allSatisfy { ($0["flags"] ?? "").contains("gnssTimeOff") }, "\(rows.first ?? [:])")
     }
 
     @Test("log through a real gpsd: moving legs carry a distance no larger than the straight lines, and a direction",
