@@ -55,7 +55,7 @@ public struct HeadingReplay: Sendable {
         let inputProfile = profile == nil ? loaded : nil
         let recording = try Recording.read(path: path, requireTime: true)
         guard let times = recording.times, let timeTexts = recording.timeTexts else {
-            throw RecordingError.missingTime(path: path, found: recording.magneticColumns)
+            throw RecordingError.missingTime(path: path, line: 1)
         }
         for bad in recording.badRows.prefix(10) {
             runtime.say("\(path) line \(bad.line): \(bad.reason); skipped")
