@@ -59,6 +59,7 @@ public final class HeadingPipeline {
     /// The calibration's field error before any refinement (µT), for the accuracy.
     public let baseResidualMicrotesla: Double
     private var refinerReference: ExpectedField?
+    private var narrator = RefinementNarrator()
 
     public init(_ setup: PipelineSetup) {
         let profile = setup.profile
@@ -186,6 +187,12 @@ public final class HeadingPipeline {
                                 fittedStrength: r.fittedStrength)
     }
 
+    /// The refinement's news since the last call (converged, a change suspected, adopted), for stderr;
+    /// nil when there is none or without `--refine`.
+    public func takeRefinementNews() -> String? {
+        narrator.update(refinementReport, monotonic: estimate?.monotonic ?? 0)
+    }
+
     /// The profile with the refined offset, when the refinement has converged on one that differs from
     /// the profile's; nil otherwise.
     public func refinedProfile() -> CalibrationProfile? {
@@ -208,7 +215,11 @@ public final class HeadingPipeline {
 
     /// A GNSS course observation for the deviation learner (opt-in).
     public func observeCourse(_ observation: CourseObservation) -> DeviationLearningResult {
-        filter.observeCourse(observation)
+        // The card owns the residual the refined calibration leaves: it learns only once that is settled.
+        if let refiner, !refiner.hasConverged || refiner.state == .changeSuspected {
+            return .rejected(.calibrationUnsettled)
+        }
+        return filter.observeCourse(observation)
     }
 }
 
