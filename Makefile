@@ -14,7 +14,11 @@ RELEASE   := -c release --static-swift-stdlib
 BUILD_DEBS := libi2c-dev libgps-dev libmosquitto-dev
 TEST_DEBS  := $(BUILD_DEBS) gpsd gpsd-tools gpsd-clients tmux mosquitto mosquitto-clients \
               groff-base zsh fish openssl socat
-BENCH_DEBS := $(BUILD_DEBS) libproj-dev gcc mosquitto openssl
+BENCH_DEBS := $(BUILD_DEBS) libproj-dev gcc g++ mosquitto openssl
+# The reference filters' sources (PyPI sdists of vqf and imufusion), fetched by `make bench-deps` and
+# compiled by `make bench` into our harnesses (Benchmarks/reference); never copied into the repository.
+REFERENCE_SRC ?= .build/bench-deps
+REFERENCE_BIN := .build/bench/reference
 # BROAD trials (real IMU with optical truth) for the attitude accuracy figures; skipped when absent.
 BROAD_DIR ?= ../shared/data/broad
 
@@ -66,6 +70,8 @@ test-deps:
 
 bench-deps:
 	$(call ensure_debs,$(BENCH_DEBS))
+	@python3 Benchmarks/reference/fetch_references.py $(REFERENCE_SRC) \
+	  || echo "lodestone: a reference source is missing; make bench reports it and runs the rest"
 	@python3 -c "import vqf, imufusion, numpy" 2>/dev/null || python3 -m pip install --quiet vqf imufusion numpy \
 	  || echo "lodestone: could not pip install vqf imufusion numpy; the VQF/Fusion reference figures will be missing"
 
@@ -88,8 +94,17 @@ test: test-deps
 bench: bench-deps
 	$(BUILD_ENV) $(SWIFT) build $(RELEASE) --product lodestone-bench
 	$(BUILD_ENV) $(SWIFT) build $(RELEASE) --product lodestone
-	@mkdir -p .build/bench
+	@mkdir -p .build/bench $(REFERENCE_BIN)
 	@cc -O2 -o .build/bench/geod_inverse_bench Benchmarks/c/geod_inverse_bench.c -lproj -lm
+	@rm -f $(REFERENCE_BIN)/vqf_harness $(REFERENCE_BIN)/fusion_harness
+	@if [ -f $(REFERENCE_SRC)/vqf/vqf/cpp/vqf.cpp ]; then \
+	  c++ -O2 -I $(REFERENCE_SRC)/vqf/vqf/cpp -o $(REFERENCE_BIN)/vqf_harness \
+	    Benchmarks/reference/vqf_harness.cpp $(REFERENCE_SRC)/vqf/vqf/cpp/vqf.cpp; \
+	else echo "reference missing: VQF (no $(REFERENCE_SRC)/vqf; run make bench-deps)"; fi
+	@if [ -f $(REFERENCE_SRC)/imufusion/Fusion/FusionAhrs.c ]; then \
+	  cc -O2 -DFUSION_USE_NORMAL_SQRT -I $(REFERENCE_SRC)/imufusion/Fusion -o $(REFERENCE_BIN)/fusion_harness \
+	    Benchmarks/reference/fusion_harness.c $(REFERENCE_SRC)/imufusion/Fusion/*.c -lm; \
+	else echo "reference missing: x-io Fusion (no $(REFERENCE_SRC)/imufusion; run make bench-deps)"; fi
 	@rm -rf .build/bench/broad .build/bench/attitude_reference.jsonl; mkdir -p .build/bench/broad
 	@if ls $(BROAD_DIR)/broad_*_raw.csv.gz >/dev/null 2>&1; then \
 	  for f in $(BROAD_DIR)/broad_*.csv.gz; do gzip -dc "$$f" > .build/bench/broad/$$(basename "$$f" .gz); done; \
@@ -101,6 +116,7 @@ bench: bench-deps
 	@ref=$$(.build/bench/geod_inverse_bench); echo "$$ref"; \
 	  LODESTONE_PROJ_C_NS=$$(printf '%s' "$$ref" | sed -nE 's/.*"ns_per_op": ([0-9.]+).*/\1/p') \
 	  LODESTONE_BROAD_DIR=.build/bench/broad LODESTONE_ATTITUDE_REFERENCE=.build/bench/attitude_reference.jsonl \
+	  LODESTONE_REFERENCE_BIN=$(REFERENCE_BIN) LODESTONE_BINARY=.build/release/lodestone \
 	  .build/release/lodestone-bench
 	@$(BUILD_ENV) $(SWIFT) build $(RELEASE) --product lodestone >/dev/null && \
 	  python3 Benchmarks/places/watch_rss.py .build/release/lodestone 20 || echo "watch.rss: could not run the dashboard"

@@ -142,7 +142,7 @@ func score(_ trial: BroadTrial) -> HeadingScore {
             let e = filter.estimate
             StandardOutput().write("trace,\(trial.name),\(r[0]),\(e.headingDegrees ?? .nan),\(t[1]),\(t[3]),\(t[8]),\(e.accuracyDegrees),\(e.flags.rawValue),\(e.gyroBias.x),\(e.gyroBias.y),\(e.gyroBias.z),\(e.rollDegrees),\(e.pitchDegrees),\(t[2]),\(filter.accuracyModel.headingDrift),\(filter.accuracyModel.tiltDrift),\(filter.accuracyModel.innovationMeanSquare.squareRoot()),\(filter.accuracyModel.biasUncertainty),\(filter.magneticInnovationDegrees ?? .nan),\(filter.magneticLagSeconds)\n")
         }
-        guard t[8] == 1, abs(t[3]) <= 60, t[1].isFinite else { continue }
+        guard isMetricRow(t) else { continue }
         let e = filter.estimate
         if t[2].isFinite, t[3].isFinite {
             let rollError = abs(remainder(e.rollDegrees - t[2], 360)), pitchError = abs(e.pitchDegrees - t[3])
@@ -167,12 +167,7 @@ func score(_ trial: BroadTrial) -> HeadingScore {
         if error <= e.accuracyDegrees { covered += 1 }
     }
     guard !errors.isEmpty else { return HeadingScore(rmse: .nan, p95: .nan, coverage: .nan, rows: 0, unavailable: unavailable) }
-    let rmse = (errors.reduce(0) { $0 + $1 * $1 } / Double(errors.count)).squareRoot()
-    let sorted = errors.sorted()
-    // Linear interpolation between order statistics, as numpy's percentile.
-    let position = 0.95 * Double(sorted.count - 1)
-    let low = Int(position), high = min(sorted.count - 1, low + 1)
-    let p95 = sorted[low] + (sorted[high] - sorted[low]) * (position - Double(low))
+    let (rmse, p95) = rmseAndP95(errors)
     let tiltCount = Double(max(1, rollErrors.count))
     return HeadingScore(rmse: rmse, p95: p95, coverage: Double(covered) / Double(errors.count),
                         rows: errors.count, unavailable: unavailable,
@@ -183,6 +178,19 @@ func score(_ trial: BroadTrial) -> HeadingScore {
                         rollCoverage: Double(rollCovered) / tiltCount, pitchCoverage: Double(pitchCovered) / tiltCount,
                         medianRollAccuracy: rollAccuracies.isEmpty ? .nan : rollAccuracies.sorted()[rollAccuracies.count / 2],
                         rollRMSE: (rollErrors.reduce(0) { $0 + $1 * $1 } / tiltCount).squareRoot())
+}
+
+/// The metric rows of a trial: movement = 1, |pitch| ≤ 60°, finite truth heading.
+func isMetricRow(_ t: [Double]) -> Bool { t.count >= 9 && t[8] == 1 && abs(t[3]) <= 60 && t[1].isFinite }
+
+/// RMS and 95th percentile (linear interpolation between order statistics, as numpy's) of heading errors.
+func rmseAndP95(_ errors: [Double]) -> (rmse: Double, p95: Double) {
+    guard !errors.isEmpty else { return (.nan, .nan) }
+    let rmse = (errors.reduce(0) { $0 + $1 * $1 } / Double(errors.count)).squareRoot()
+    let sorted = errors.sorted()
+    let position = 0.95 * Double(sorted.count - 1)
+    let low = Int(position), high = min(sorted.count - 1, low + 1)
+    return (rmse, sorted[low] + (sorted[high] - sorted[low]) * (position - Double(low)))
 }
 
 /// A trial's score as benchmark fields, with the reference filters' figures on the same trial.
@@ -220,7 +228,9 @@ func loadReference(_ path: String?) -> [String: (rmse: Double, p95: Double)] {
 func runAttitudeBenchmarks() {
     let folder = Environment.value("LODESTONE_BROAD_DIR") ?? ".build/bench/broad"
     let trials = loadTrials(folder)
+    // The C/C++ harnesses' figures (Benchmarks/reference) where they were built, else the Python file's.
     let reference = loadReference(Environment.value("LODESTONE_ATTITUDE_REFERENCE"))
+        .merging(report.shouldRun("attitude.broad") || report.shouldRun("attitude.sim") ? referenceScores(folder: folder) : [:]) { _, harness in harness }
     if trials.isEmpty {
         if report.shouldRun("attitude.broad") {
             StandardOutput().write("attitude.broad: skipped, no BROAD trials in \(folder) (make bench unpacks ../shared/data/broad there)\n")

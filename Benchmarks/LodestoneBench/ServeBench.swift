@@ -35,26 +35,59 @@ private func benchServePublish() {
     }
     server.service()
     let null = NullOutput()
-    let sinks: [any ServeSink] = [
-        MessageSink.nmea(.server(server), formatter: NMEAFormatter(), label: "nmea"),
-        MessageSink.signalK(.datagrams(udp), delta: SignalKDelta(), label: "signalk"),
-        JSONLinesSink(output: BoundedOutput(TextOutputChannel(null)), label: "json"),
-    ]
+    let nmea = MessageSink.nmea(.server(server), formatter: NMEAFormatter(), label: "nmea")
+    let signalK = MessageSink.signalK(.datagrams(udp), delta: SignalKDelta(), label: "signalk")
+    let sinks: [any ServeSink] = [nmea, signalK, JSONLinesSink(output: BoundedOutput(TextOutputChannel(null)), label: "json")]
     let estimate = HeadingEstimate(monotonic: 1, wall: 1_795_000_000, magneticHeading: 123.4, trueHeading: 136.2,
                                    rawMagneticHeading: 123.3, accuracy: 1.1, trueAccuracy: 1.2, declination: 12.8,
                                    declinationSource: .wmm(latitude: -33.87, longitude: 151.21), deviation: 0, fieldStrength: 57, horizontalField: 24,
                                    inclination: -64, tilt: Tilt(roll: 1.5, pitch: -2.5), turnRate: 3.2, flags: [])
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    bench("serve.publish", iterations: 50_000, extra: [("goal_ns", "5000000")]) { n in
-        for i in 0..<n {
-            var e = estimate
-            e.magneticHeading = Double(i % 3600) / 10
-            let r = HeadingReport(e)
-            for s in sinks { s.publish(r, fix: nil) }
-            if i & 15 == 15 {
-                while buffer.withUnsafeMutableBytes({ recv(client, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }) > 0 {}
-                server.service()
+    func drain() {
+        while buffer.withUnsafeMutableBytes({ recv(client, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }) > 0 {}
+        server.service()
+    }
+    func publish(_ name: String, to sinks: [any ServeSink], iterations: Int = 50_000, extra: [(String, String)] = []) {
+        guard report.shouldRun(name) else { return }
+        let ns = measure(iterations: iterations) { n in
+            for i in 0..<n {
+                var e = estimate
+                e.magneticHeading = Double(i % 3600) / 10
+                let r = HeadingReport(e)
+                for s in sinks { s.publish(r, fix: nil) }
+                if i & 15 == 15 { drain() }
             }
+        }
+        // The share of a core this takes at serve's top rate, 50 updates a second.
+        report.add(BenchResult(name: name, nsPerOp: ns, iterations: iterations,
+                               extra: extra + [("cpu_percent_at_50hz", fixed(ns * 50 / 1e7, 4))]))
+    }
+    publish("serve.publish", to: sinks, extra: [("goal_ns", "5000000")])
+    // The cost of each sink alone: NMEA to a TCP client, Signal K as UDP datagrams, JSON lines to a
+    // file (a real write per update), MQTT to a local broker when mosquitto is installed.
+    publish("serve.publish.nmea_tcp", to: [nmea])
+    publish("serve.publish.signalk_udp", to: [signalK])
+    let jsonPath = "/tmp/lodestone-bench-publish-\(getpid()).jsonl"
+    defer { unlink(jsonPath) }
+    if let file = try? JSONLinesSink(path: jsonPath, label: "json") {
+        publish("serve.publish.json_file", to: [file], iterations: 20_000)
+        file.close()
+    }
+    if report.shouldRun("serve.publish.mqtt") {
+        if let broker = LocalBroker() {
+            let runtime = Runtime(time: SystemTime(), events: SleepingEventSource(), output: null, diagnostics: null,
+                                  environment: EnvironmentValues([:]), command: "serve")
+            if let mqtt = try? MQTTSink(MQTTEndpoint(host: "127.0.0.1", port: broker.port), runtime: runtime) {
+                // Let the client connect before timing (its first publishes would only queue).
+                for _ in 0..<100 { mqtt.service(now: Clock.monotonic()); Clock.sleep(seconds: 0.01) }
+                publish("serve.publish.mqtt", to: [mqtt], iterations: 20_000)
+                mqtt.close()
+            } else {
+                print("serve.publish.mqtt: cannot connect to the local broker; skipped")
+            }
+            broker.stop()
+        } else {
+            print("serve.publish.mqtt: no mosquitto (apt-get install mosquitto); skipped")
         }
     }
     if server.dropped > 0 { print("serve.publish: \(server.dropped) updates dropped by the loopback client") }
@@ -204,4 +237,11 @@ func runServeHostileBenchmark() {
         ("rss_growth_kib", String(growth)),
         ("ok", String(largestGap <= 0.25 && (newcomerFirst ?? 99) <= 2 && cpu <= 1 && peak <= 16384)),
     ])
+
+/// Waiting sleeps on the real clock; no signal ever arrives.
+final class SleepingEventSource: ControlEventSource {
+    func wait(seconds: Double) -> ControlEvents {
+        if seconds > 0 { Clock.sleep(seconds: seconds) }
+        return []
+    }
 }

@@ -6,12 +6,14 @@ public enum LogError: UserFacingError, Equatable {
     case file(FileError)
     /// Writing stopped part-way; the file was cut back to its last whole row.
     case writeFailed(path: String, Errno, keptRows: Bool)
-    /// The existing file has another header: appending would mix schemas.
+    /// The existing file has another header: appending would mix schemas. `found` describes the
+    /// first line (`LogSchema.describe`), never quotes it: the file may be anyone's.
     case otherSchema(path: String, found: String, suggestion: String)
     /// Another process holds the file open for logging.
     case busy(path: String)
-    /// The file to analyse is not a Lodestone log.
-    case notALog(path: String, firstLine: String)
+    /// The file to analyse is not a Lodestone log; `found` describes its first line
+    /// (`LogSchema.describe`) without quoting it.
+    case notALog(path: String, found: String)
     /// The log has no row that could be read.
     case nothingReadable(path: String, malformed: Int)
 
@@ -26,15 +28,14 @@ public enum LogError: UserFacingError, Equatable {
             return text + "\nthe log is intact up to its last whole row; logging again appends to it"
         case .otherSchema(let path, let found, let suggestion):
             return "\(path) already holds data with another header, so rows cannot be appended to it:\n"
-                + "  found:    \(found)\n  expected: \(LogSchema.header)\n"
+                + "  found:    \(found)\n  expected: the header of a Lodestone log, '\(LogSchema.headerStart)'\n"
                 + "write to a new file (e.g. --output \(suggestion)) or replace it with --overwrite"
         case .busy(let path):
             return "\(path) is being written by another process (another 'lodestone log'?);\n"
                 + "stop it first, or log to another file"
-        case .notALog(let path, let firstLine):
-            return "\(path) is not a Lodestone log: its first line is '\(firstLine)'\n"
-                + "a log starts with the header '\(LogSchema.columns.prefix(4).map(\.name).joined(separator: ","))…' "
-                + "(see 'Log format' in the README)"
+        case .notALog(let path, let found):
+            return "\(path) is not a Lodestone log: \(found)\n"
+                + "expected the header '\(LogSchema.headerStart)' on line 1 (see 'Log format' in the README)"
         case .nothingReadable(let path, let malformed):
             return malformed > 0
                 ? "\(path): none of its \(malformed) rows could be read"

@@ -6,6 +6,10 @@ public enum FileError: UserFacingError, Equatable {
     case sync(path: String, Errno)
     case rename(from: String, to: String, Errno)
     case notText(path: String)
+    /// A profile or places file that is not a regular file (a FIFO, a device, a folder).
+    case notRegular(path: String)
+    /// A symbolic link in a folder anyone can write to, which is never followed.
+    case linkRefused(path: String, folder: String)
     /// A line longer than a reader holds (`limit` bytes): the input is not what it should be.
     case lineTooLong(path: String, line: Int, limit: Int)
 
@@ -23,6 +27,11 @@ public enum FileError: UserFacingError, Equatable {
             return text
         case .sync(let path, let e): return "cannot flush \(path) to disk: \(e)"
         case .rename(let from, let to, let e): return "cannot replace \(to) with \(from): \(e)"
+        case .notRegular(let path):
+            return "\(path) is not a regular file (a device, a pipe or a folder): name a file"
+        case .linkRefused(let path, let folder):
+            return "\(path) is a symbolic link in \(folder), a folder anyone can write to: it is not followed\n"
+                + "name a file that is not a link, or use a folder of your own"
         case .notText(let path): return "\(path) is not a text file (it contains bytes that are not UTF-8)"
         case .lineTooLong(let path, let line, let limit):
             return "\(path) line \(line) is longer than \(limit) bytes: this is not a list of points or values"
@@ -33,7 +42,7 @@ public enum FileError: UserFacingError, Equatable {
     /// system's I/O (74).
     public var exitCode: ExitCode {
         switch self {
-        case .notText, .lineTooLong: return .dataError
+        case .notText, .notRegular, .lineTooLong: return .dataError
         default: return .ioError
         }
     }

@@ -1,6 +1,8 @@
 import Glibc
 
-/// Whole-file reads and atomic whole-file writes.
+/// The file layer: whole-file reads, atomic whole-file writes (`AtomicFile`), and the opening of
+/// files that are appended to (logs, recordings, `serve`'s JSON file). Every file Lodestone writes
+/// is opened here, through `FileSystemCalls`.
 ///
 /// ```swift
 /// try Files.writeAtomically("/home/pi/.config/lodestone/calibration.json", contents: json)
@@ -8,10 +10,16 @@ import Glibc
 /// ```
 public enum Files {
     /// Reads a whole file as bytes.
-    public static func readBytes(_ path: String, limit: Int = 1 << 30) throws(FileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// With `regularOnly`, anything but a regular file is refused (`notRegular`) once opened, so a
+    /// name swapped for a FIFO or a device after a check is not read either.
+    public static func readBytes(_ path: String, limit: Int = 1 << 30, regularOnly: Bool = false) throws(FileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
         guard fd >= 0 else { throw .open(path: path, .current) }
         defer { close(fd) }
+        if regularOnly {
+            var st = stat()
+            guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw .notRegular(path: path) }
+        }
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -28,8 +36,8 @@ public enum Files {
     }
 
     /// Reads a whole file as UTF-8 text.
-    public static func readText(_ path: String) throws(FileError) -> String {
-        let bytes = try readBytes(path)
+    public static func readText(_ path: String, regularOnly: Bool = false) throws(FileError) -> String {
+        let bytes = try readBytes(path, regularOnly: regularOnly)
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .notText(path: path) }
         return text
     }
@@ -49,29 +57,13 @@ public enum Files {
         return stat(path, &st) == 0
     }
 
-    /// Writes `contents` so that a crash at any moment leaves either the old file or the new one:
-    /// a temporary file beside it, fsync, rename over the target, fsync of the folder.
-    public static func writeAtomically(_ path: String, contents: String, mode: mode_t = 0o644) throws(FileError) {
-        let temp = path + ".tmp-\(getpid())"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw .open(path: temp, .current) }
-        do throws(FileError) {
-            try writeAll(fd, Array(contents.utf8), path: temp)
-            guard fsync(fd) == 0 else { throw FileError.sync(path: temp, .current) }
-        } catch {
-            close(fd)
-            unlink(temp)
-            throw error
-        }
-        close(fd)
-        guard rename(temp, path) == 0 else {
-            let e = Errno.current
-            unlink(temp)
-            throw .rename(from: temp, to: path, e)
-        }
-        let folder = parentFolder(of: path)
-        let dfd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 { fsync(dfd); close(dfd) }
+    /// Writes `contents` so that a crash at any moment leaves either the old file or the new one
+    /// (`AtomicFile`: an unguessable temporary file beside it, fsync, rename, fsync of the folder).
+    public static func writeAtomically(_ path: String, contents: String, mode: mode_t = 0o644,
+                                       calls: any FileSystemCalls = SystemFileCalls()) throws(FileError) {
+        let file = try AtomicFile(path: path, mode: mode, calls: calls)
+        file.write(contents)
+        try file.commit()
     }
 
     /// A user's file saved (a profile, the places, the dashboard's choices): the folders above it
@@ -81,10 +73,18 @@ public enum Files {
         try writeAtomically(path, contents: contents)
     }
 
-    /// A user's file read, or nil when it does not exist yet.
+    /// A user's file read (a profile, the places), or nil when it does not exist yet. Only a regular
+    /// file is read (a FIFO, a device or a folder is `notRegular`, without waiting on it); "-" is
+    /// standard input.
     public static func readTextIfPresent(_ path: String) throws(FileError) -> String? {
-        guard exists(path) else { return nil }
-        return try readText(path)
+        if path == "-" { return try readText("/dev/stdin") }
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            if errno == ENOENT { return nil }
+            throw .open(path: path, .current)
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .notRegular(path: path) }
+        return try readText(path, regularOnly: true)
     }
 
     /// Creates a folder and its parents (like `mkdir -p`).
@@ -97,14 +97,16 @@ public enum Files {
     }
 
     /// Writes every byte, retrying short writes and EINTR.
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(FileError) {
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String,
+                                calls: any FileSystemCalls = SystemFileCalls()) throws(FileError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { calls.write(fd, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .write(path: path, .current)
             }
+            if n == 0 { throw .write(path: path, Errno(EIO)) }
             offset += n
         }
     }
@@ -118,6 +120,70 @@ public enum Files {
 }
 
 extension Files {
+    /// How a file appended to is opened.
+    public enum AppendMode: Sendable {
+        /// Created when missing, appended to when present.
+        case createOrAppend
+        /// Created; an existing name (a file, or a planted link) is refused with EEXIST.
+        case createNew
+        /// Appended to; never created (a FIFO or a device that exists).
+        case existing
+    }
+
+    /// Opens a file for appending (`O_APPEND`, close-on-exec; `readable` adds reading, which a log
+    /// needs to check its header). In a sticky folder writable by everyone (`isSharedFolder`, such as
+    /// /tmp) a name that is a symbolic link is refused (`linkRefused`), never followed; `createNew`
+    /// never follows one anywhere.
+    public static func openForAppend(_ path: String, mode appendMode: AppendMode = .createOrAppend, readable: Bool = false,
+                                     calls: any FileSystemCalls = SystemFileCalls()) throws(FileError) -> Int32 {
+        var flags = (readable ? O_RDWR : O_WRONLY) | O_APPEND | O_CLOEXEC
+        switch appendMode {
+        case .createOrAppend: flags |= O_CREAT
+        case .createNew: flags |= O_CREAT | O_EXCL | O_NOFOLLOW
+        case .existing: break
+        }
+        let shared = isSharedFolder(parentFolder(of: path))
+        if shared { flags |= O_NOFOLLOW }
+        let fd = calls.open(path, flags, 0o644)
+        guard fd >= 0 else {
+            let e = Errno.current
+            if e == Errno(ELOOP) && shared { throw .linkRefused(path: path, folder: parentFolder(of: path)) }
+            throw .open(path: path, e)
+        }
+        return fd
+    }
+
+    /// Puts a new, empty file at `path` and returns it open for reading and appending: created under
+    /// an unguessable name beside it (`O_EXCL|O_NOFOLLOW`) and renamed over the path, so whatever
+    /// was there (a file, a symbolic link) is replaced and a link's target never written.
+    public static func replaceWithNewFile(_ path: String, calls: any FileSystemCalls = SystemFileCalls()) throws(FileError) -> Int32 {
+        var lastError = Errno(EEXIST)
+        for _ in 0..<AtomicFile.attempts {
+            let name = temporaryName(for: path, calls: calls)
+            let fd = calls.open(name, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if fd < 0 {
+                lastError = .current
+                guard lastError == Errno(EEXIST) || lastError == Errno(EINTR) else { break }
+                continue
+            }
+            guard calls.rename(name, path) == 0 else {
+                let e = Errno.current
+                _ = calls.close(fd)
+                _ = calls.unlink(name)
+                throw .rename(from: name, to: path, e)
+            }
+            try syncFolder(of: path, calls: calls)
+            return fd
+        }
+        throw .open(path: path, lastError)
+    }
+
+    /// True when `path` is a symbolic link (not followed).
+    public static func isLink(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK
+    }
+
     /// Names in a folder (without "." and ".."), sorted; nil when it cannot be read.
     public static func list(_ folder: String) -> [String]? {
         guard let dir = opendir(folder) else { return nil }

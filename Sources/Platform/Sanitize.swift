@@ -4,9 +4,16 @@
 /// ```swift
 /// print(sanitize(deviceName))   // "\u{1B}[2J/dev/ttyUSB0" → "[2J/dev/ttyUSB0"
 /// ```
-public func sanitize(_ text: String) -> String {
+///
+/// With `keepingLineBreaks`, line feeds stay (a message of several lines), every other control
+/// character still goes: the form for whole messages on standard error, whose paths and values
+/// came from the user's environment or files.
+public func sanitize(_ text: String) -> String { sanitize(text, keepingLineBreaks: false) }
+
+/// `sanitize`, keeping line feeds when asked (see above).
+public func sanitize(_ text: String, keepingLineBreaks: Bool) -> String {
     var out = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars where !isUnsafeScalar(scalar.value) {
+    for scalar in text.unicodeScalars where !isUnsafeScalar(scalar.value) || (keepingLineBreaks && scalar == "\n") {
         out.append(scalar)
     }
     return String(out)

@@ -46,7 +46,12 @@ public func withCleanSpawnAttributes<R>(processGroup: pid_t? = nil,
 /// ```swift
 /// spawnShellCommand("notify-send \"$LODESTONE_REGION\"", environment: [("LODESTONE_REGION", "home")])
 /// ```
-public func spawnShellCommand(_ command: String, environment extra: [(String, String)]) -> pid_t? {
+///
+/// With `asHook` (a region's `--on-enter`/`--on-exit`), the command also runs in its own process
+/// group (so it and everything it starts can be ended together), with every signal at its default
+/// action and none blocked (`yes | head` ends quietly), its standard output on our standard error
+/// (never in the data stream) and its standard input from /dev/null.
+public func spawnShellCommand(_ command: String, environment extra: [(String, String)], asHook: Bool = false) -> pid_t? {
     var names = Set(extra.map(\.0))
     var entries: [String] = extra.map { $0.0 + "=" + $0.1 }
     var cursor = environ
@@ -68,7 +73,11 @@ public func spawnShellCommand(_ command: String, environment extra: [(String, St
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     closeInheritedDescriptors(&actions)
-    let status = withCleanSpawnAttributes { posix_spawn(&pid, "/bin/sh", &actions, $0, argv, envp) }
+    if asHook {
+        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+    }
+    let status = withCleanSpawnAttributes(processGroup: asHook ? 0 : nil) { posix_spawn(&pid, "/bin/sh", &actions, $0, argv, envp) }
     return status == 0 ? pid : nil
 }
 

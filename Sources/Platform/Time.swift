@@ -1,3 +1,4 @@
+import CPosix
 import Synchronization
 
 /// Where time comes from: the monotonic clock paces loops and stamps samples for the filters, the wall
@@ -12,6 +13,13 @@ public protocol TimeSource: Sendable {
     func monotonic() -> Double
     /// Unix time in seconds (UTC).
     func wall() -> Double
+    /// Whether the wall clock is kept synchronised (NTP, chrony, timesyncd): then it, not a GNSS
+    /// receiver's time, stamps rows. Nil when it cannot be told.
+    var wallIsSynchronised: Bool? { get }
+}
+
+extension TimeSource {
+    public var wallIsSynchronised: Bool? { nil }
 }
 
 /// The system's clocks (`CLOCK_MONOTONIC`, `CLOCK_REALTIME`).
@@ -19,6 +27,14 @@ public struct SystemTime: TimeSource {
     public init() {}
     public func monotonic() -> Double { Clock.monotonic() }
     public func wall() -> Double { Clock.wall() }
+    /// The kernel's view (adjtimex: STA_UNSYNC clear), asked each time (it changes when NTP syncs).
+    public var wallIsSynchronised: Bool? {
+        switch lodestone_clock_synchronised() {
+        case 1: return true
+        case 0: return false
+        default: return nil
+        }
+    }
 }
 
 /// A clock that moves only when told: tests, benchmarks and the simulator's faster-than-real-time runs.
@@ -34,9 +50,13 @@ public final class ManualClock: TimeSource {
     /// The wall-clock time (Unix seconds) when the monotonic clock reads 0.
     public let wallAtZero: Double
 
-    public init(_ start: Double = 0, wallAtZero: Double = 1_790_000_000) {
+    /// What `wallIsSynchronised` says (nil by default: unknown, as on a machine that cannot tell).
+    public let wallIsSynchronised: Bool?
+
+    public init(_ start: Double = 0, wallAtZero: Double = 1_790_000_000, synchronised: Bool? = nil) {
         time = Mutex(start)
         self.wallAtZero = wallAtZero
+        wallIsSynchronised = synchronised
     }
 
     /// The monotonic time, seconds.

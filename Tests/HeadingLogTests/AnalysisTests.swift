@@ -239,8 +239,10 @@ struct AnalysisTests {
         try write("", to: empty)
         try write(LogSchema.header + "\n", to: headerOnly)
         try write(LogSchema.header + "\nnonsense\nmore nonsense\n", to: junk)
-        #expect(throws: LogError.notALog(path: other, firstLine: "name,value")) { try LogAnalyzer.analyze(path: other) }
-        #expect(throws: LogError.notALog(path: empty, firstLine: "(the file is empty)")) { try LogAnalyzer.analyze(path: empty) }
+        #expect(throws: LogError.notALog(path: other, found: "line 1 is not a Lodestone log header (it has 2 fields, the header has \(LogSchema.fieldCount))")) {
+            try LogAnalyzer.analyze(path: other)
+        }
+        #expect(throws: LogError.notALog(path: empty, found: "the file is empty")) { try LogAnalyzer.analyze(path: empty) }
         #expect(throws: LogError.nothingReadable(path: headerOnly, malformed: 0)) { try LogAnalyzer.analyze(path: headerOnly) }
         #expect(throws: LogError.nothingReadable(path: junk, malformed: 2)) { try LogAnalyzer.analyze(path: junk) }
         do {
@@ -250,7 +252,7 @@ struct AnalysisTests {
             #expect(error.exitCode == .ioError)
             #expect(error.message.contains("cannot open"))
         }
-        #expect(LogError.notALog(path: other, firstLine: "").exitCode == .dataError)
+        #expect(LogError.notALog(path: other, found: "").exitCode == .dataError)
     }
 
     @Test("a later schema version (more columns at the end) is read")

@@ -110,8 +110,11 @@ struct PlacesGpsdTests {
         let rows = trackCSVRows(run.output)
         #expect(rows.count == (try distinctFixTimes(chk: "nl2008u.log.chk")), "\(run.errors)")
         let reference = referenceEpochs(run.fake.referenceLines())
+        // The log's times (2035, a receiver's week rollover) are not believed: said once, and the
+        // rows carry the system's time instead.
+        #expect(run.errors.contains("the receiver's time is"), "\(run.errors)")
         for (row, epoch) in zip(rows, reference) {
-            #expect(row["time"] == epoch.time)
+            #expect(row["time"] != epoch.time && row["time"]?.hasPrefix("20") == true, "\(row)")
             let check = vincentyInverse(epoch.lat, epoch.lon, 48.2208, 8.421881667)
             let distance = try #require(row["distance_m"].flatMap { Double($0) })
             #expect(abs(distance - check.distance) < 0.001, "\(row)")

@@ -33,10 +33,10 @@ struct RecordingCSVTests {
 
     @Test func aMissingTimeColumnIsNamedWhenTheTimeIsNeeded() throws {
         let text = "x,y,z\n1,2,3\n"
-        #expect(throws: RecordingError.missingTime(path: "no-t.csv", found: ["x", "y", "z"])) {
+        #expect(throws: RecordingError.missingTime(path: "no-t.csv", line: 1)) {
             try Recording.parse(text, path: "no-t.csv", requireTime: true)
         }
-        let message = RecordingError.missingTime(path: "no-t.csv", found: ["x", "y", "z"]).message
+        let message = RecordingError.missingTime(path: "no-t.csv", line: 1).message
         #expect(message.contains("no t column"))
         // Calibration does not need it.
         #expect(try Recording.parse(text, path: "no-t.csv").magnetic.count == 1)
@@ -137,7 +137,7 @@ struct FromFileRefusalTests {
         let h = try SessionHarness("heading-no-t")
         let path = h.path("no-t.csv")
         try "x,y,z\n1,2,3\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: RecordingError.missingTime(path: path, found: ["x", "y", "z"])) {
+        #expect(throws: RecordingError.missingTime(path: path, line: 1)) {
             try HeadingReplay(path: path).run(runtime: h.runtime("heading"))
         }
     }

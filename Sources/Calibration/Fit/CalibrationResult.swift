@@ -1,4 +1,5 @@
 import Linear
+import Platform
 
 /// A fitted calibration with its quality figures and any reasons it does not pass.
 ///
@@ -38,6 +39,9 @@ public struct CalibrationResult: Sendable, Hashable {
     public var method: CalibrationMethod = .ellipsoid
     /// For a vehicle calibration: 20° heading bins the circles covered (of 18).
     public var headingBins: Int?
+    /// The fit against its seed, a plain algebraic ellipsoid through every usable sample: the spread
+    /// of |B| each leaves, and which was kept (nil when the fit is not a full ellipsoid).
+    public var seed: SeedComparison?
 
     /// True when no issue was found.
     public var passed: Bool { issues.isEmpty }
@@ -52,6 +56,27 @@ public struct CalibrationResult: Sendable, Hashable {
                            spreadBeforePercent: metrics.spreadBeforePercent, spreadAfterPercent: metrics.spreadAfterPercent,
                            wobblePercent: metrics.wobblePercent, sampleCount: usedCount, rejectedCount: rejectedCount,
                            model: fit.model, created: created, unit: unit)
+    }
+}
+
+/// The spread of |B| over every usable sample after the refined fit and after the algebraic fit it
+/// started from. The refinement weighs thinned regions equally and drops outliers, so where the
+/// samples crowd one part of the sphere, or the sensor's error is not quite an ellipsoid, it can
+/// leave a larger spread over the whole recording than its seed: the better one is then kept.
+public struct SeedComparison: Sendable, Hashable {
+    public var refinedSpreadPercent: Double
+    public var algebraicSpreadPercent: Double
+    /// True when the algebraic fit was kept because it left the smaller spread.
+    public var keptAlgebraic: Bool
+
+    /// One line for the report: which fit was kept and why.
+    public var explanation: String {
+        keptAlgebraic
+            ? "kept the algebraic ellipsoid: its spread of |B| over every sample, \(fixed(algebraicSpreadPercent, 3)) %, "
+                + "is below the refined fit's \(fixed(refinedSpreadPercent, 3)) % (the samples crowd part of the sphere, "
+                + "or the error is not quite an ellipsoid)"
+            : "the refined fit's spread of |B| over every sample, \(fixed(refinedSpreadPercent, 3)) %, is no worse than "
+                + "its algebraic seed's \(fixed(algebraicSpreadPercent, 3)) %"
     }
 }
 

@@ -134,16 +134,21 @@ public struct CalibrationSolver: Sendable {
             return .failure(CalibrationFailure(issues: [.fitFailed], result: nil))
         }
         let d = cubeRoot(det)
-        let fit = EllipsoidFit(offset: offset, matrix: rawMatrix / d, fieldStrength: 1 / d, model: chosen.fit.model)
+        var fit = EllipsoidFit(offset: offset, matrix: rawMatrix / d, fieldStrength: 1 / d, model: chosen.fit.model)
         guard fit.offset.isFinite, fit.matrix.isFinite, fit.fieldStrength.isFinite, fit.fieldStrength > 0 else {
             return .failure(CalibrationFailure(issues: [.fitFailed], result: nil))
         }
+        // No worse than its seed: a full ellipsoid is compared with the plain algebraic one over
+        // every usable sample, and the smaller spread of |B| is kept.
+        let seed = fit.model == .full ? Self.compareWithSeed(fit, samples: sequence ?? points) : nil
+        if let seed, seed.comparison.keptAlgebraic { fit = seed.algebraic }
         let used = zip(points, chosen.inliers).compactMap { $1 ? $0 : nil }
         let metrics = QualityMetrics(samples: used, fit: fit, expectedFieldStrength: options.validExpectedField)
         var result = CalibrationResult(fit: fit, metrics: metrics, inputCount: inputCount, invalidCount: invalid,
                                        distinctCount: points.count, rejectedCount: points.count - used.count,
                                        conditionReciprocal: chosen.fit.conditionReciprocal, issues: [])
         result.spikeCount = spikeCount
+        result.seed = seed?.comparison
         result.residualCorrelation = assessments[index].correlation
         result.headingError = prediction
         result.diagnosis = ResidualDiagnosis(sequence: sequence ?? used, fit: fit)
@@ -171,6 +176,18 @@ public struct CalibrationSolver: Sendable {
         guard let refined = fitter.robustRefine(candidate.fit.model, start: p, mask: [Bool](repeating: true, count: qs.count)),
               refined.fit.normalInverse != nil else { return nil }
         return (refined, qs)
+    }
+
+    /// The fit and the algebraic ellipsoid through `samples` (input units), each judged by the spread of
+    /// |B| it leaves over them; nil when there is no algebraic ellipsoid.
+    static func compareWithSeed(_ fit: EllipsoidFit, samples: [Vector3]) -> (comparison: SeedComparison, algebraic: EllipsoidFit)? {
+        guard let algebraic = EllipsoidFit.algebraic(samples), algebraic.offset.isFinite, algebraic.matrix.isFinite,
+              algebraic.matrix.symmetricEigen().map({ $0.values.x > 0 }) == true else { return nil }
+        let refined = QualityMetrics.magnitudeSpreadPercent(samples.map(fit.apply))
+        let seed = QualityMetrics.magnitudeSpreadPercent(samples.map(algebraic.apply))
+        guard refined.isFinite, seed.isFinite else { return nil }
+        return (SeedComparison(refinedSpreadPercent: refined, algebraicSpreadPercent: seed, keptAlgebraic: seed < refined),
+                algebraic)
     }
 
     /// The mean of `points` and their RMS distance from it.

@@ -60,4 +60,7 @@ public enum DeviationLearningResult: Sendable, Hashable {
 public enum DeviationRejection: String, Sendable, Hashable {
     case notLearning, invalid, tooSlow, courseErrorUnknown, courseErrorTooLarge, noHeading, tooOld
     case turning, noDeclination, disturbed, outlier
+    /// `--refine`: the calibration is not settled (not yet converged, or a change is being confirmed): the
+    /// card would learn the hard-iron error the refinement is about to remove.
+    case calibrationUnsettled
 }

@@ -36,6 +36,10 @@ public struct HeadingFlags: OptionSet, Sendable, Hashable {
     public static let gyroAided = HeadingFlags(rawValue: 1 << 12)
     /// The attitude filter is still settling (its first seconds, or after a restart).
     public static let initialising = HeadingFlags(rawValue: 1 << 13)
+    /// `--refine`: a refined hard-iron offset (from the background refinement) is applied.
+    public static let refined = HeadingFlags(rawValue: 1 << 14)
+    /// `--refine`: the recent data show a changed calibration; it is being confirmed (the accuracy widens).
+    public static let calibrationChanged = HeadingFlags(rawValue: 1 << 15)
 
     /// Every flag with its name, in bit order.
     public static let all: [(flag: HeadingFlags, name: String)] = [
@@ -43,7 +47,7 @@ public struct HeadingFlags: OptionSet, Sendable, Hashable {
         (.levelOnly, "levelOnly"), (.noDeclination, "noDeclination"), (.stale, "stale"),
         (.saturated, "saturated"), (.weakField, "weakField"), (.restarted, "restarted"),
         (.turning, "turning"), (.deviationApplied, "deviationApplied"), (.gyroAided, "gyroAided"),
-        (.initialising, "initialising"),
+        (.initialising, "initialising"), (.refined, "refined"), (.calibrationChanged, "calibrationChanged"),
     ]
 
     /// Names of the flags set, in bit order (for logs and JSON).

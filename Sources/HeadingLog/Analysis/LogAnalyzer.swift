@@ -75,7 +75,7 @@ public enum LogAnalyzer {
                     // The header line decides whether this is a log at all.
                     let match = ending == .tooLong ? .other : LogSchema.match(header: line)
                     header = match
-                    firstLine = RowProblem.shown(UnsafeBufferPointer(rebasing: line.prefix(60)))
+                    firstLine = LogSchema.describe(firstLine: line, tooLong: ending == .tooLong)
                     let count: Int
                     switch match {
                     case .exact: count = LogSchema.fieldCount
@@ -114,7 +114,7 @@ public enum LogAnalyzer {
         }
         if let setupError { throw setupError }
         guard case .some(let match) = header, match != .other, let accumulator = state else {
-            throw .notALog(path: path, firstLine: lineNumber == 0 ? "(the file is empty)" : firstLine)
+            throw .notALog(path: path, found: lineNumber == 0 ? "the file is empty" : firstLine)
         }
         guard accumulator.rows > 0 else { throw .nothingReadable(path: path, malformed: malformedCount) }
         var summary = summarize(accumulator, path: path)

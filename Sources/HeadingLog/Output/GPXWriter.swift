@@ -11,12 +11,12 @@ import Platform
 /// ```
 public final class GPXWriter {
     public static let namespace = "http://www.topografix.com/GPX/1/1"
-    private let out: OutputFile
+    private let out: AtomicFile
     private var points = 0
     public var pointCount: Int { points }
 
     public init(path: String, name: String) throws(FileError) {
-        out = try OutputFile(path: path)
+        out = try AtomicFile(path: path)
         let title = xmlEscaped(name)
         out.write("""
             <?xml version="1.0" encoding="UTF-8"?>

@@ -147,6 +147,23 @@ public enum LogSchema {
     }
 
     /// Compares a header line (without its line end) to version 1.
+    /// The first columns of the header, as messages show what a log starts with.
+    public static var headerStart: String { columns.prefix(4).map(\.name).joined(separator: ",") + ",…" }
+
+    /// What a first line that is not this header is, in words, without quoting it (the file may
+    /// be anyone's: a message must not print a password hash from it): its line number, how many
+    /// comma-separated fields it has, and whether it is text at all.
+    public static func describe(firstLine line: some Collection<UInt8>, tooLong: Bool = false) -> String {
+        if line.isEmpty { return "line 1 is empty" }
+        if tooLong { return "line 1 is longer than a header can be" }
+        if line.contains(0) || String(validating: Array(line), as: UTF8.self) == nil {
+            return "line 1 is not text"
+        }
+        let fields = line.reduce(1) { $1 == 44 ? $0 + 1 : $0 }
+        return "line 1 is not a Lodestone log header (it has \(fields) field\(fields == 1 ? "" : "s"), "
+            + "the header has \(fieldCount))"
+    }
+
     public static func match(header line: some Collection<UInt8>) -> HeaderMatch {
         var bytes = Array(line)
         if bytes.last == 13 { bytes.removeLast() }

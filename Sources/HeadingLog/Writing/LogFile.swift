@@ -27,12 +27,27 @@ final class LogFile {
         // read-write, the process would be a reader of its own FIFO and never see its reader go.
         var before = stat()
         let special = path == "-" || (stat(path, &before) == 0 && (before.st_mode & S_IFMT) != S_IFREG)
+        var replaced = false
         if path == "-" {
             fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
+            guard fd >= 0 else { throw .file(.open(path: "standard output", .current)) }
         } else {
-            fd = open(path, special ? O_WRONLY | O_APPEND | O_CLOEXEC : O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            do {
+                if special {
+                    fd = try Files.openForAppend(path, mode: .existing)
+                } else if overwrite && Files.isLink(path) {
+                    // --overwrite replaces the path itself: a link there is replaced by a new file,
+                    // and the file it pointed to is never written.
+                    fd = try Files.replaceWithNewFile(path)
+                    replaced = true
+                } else {
+                    // In a shared folder (sticky, writable by all) a link at the name is refused.
+                    fd = try Files.openForAppend(path, readable: true)
+                }
+            } catch {
+                throw .file(error)
+            }
         }
-        guard fd >= 0 else { throw .file(.open(path: path == "-" ? "standard output" : path, .current)) }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let e = Errno.current
@@ -55,7 +70,7 @@ final class LogFile {
                 try write(header)
                 try sync()
             }
-            if !existed && !special { syncFolder() }
+            if !existed && !special && !replaced { try? Files.syncFolder(of: path) }
         } catch {
             Glibc.close(fd)
             fd = -1
@@ -124,8 +139,7 @@ final class LogFile {
     }
 
     private func otherSchema(_ found: [UInt8]) -> LogError {
-        let text = RowProblem.shown(found.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0.prefix(60)) })
-        return .otherSchema(path: path, found: text + (found.count > 60 ? "…" : ""), suggestion: LogRotation.freeName(near: path))
+        .otherSchema(path: path, found: LogSchema.describe(firstLine: found), suggestion: LogRotation.freeName(near: path))
     }
 
     private func dropIncompleteLastLine() throws(LogError) {
@@ -148,15 +162,6 @@ final class LogFile {
     }
 
     // MARK: Helpers
-
-    /// Makes a new file's name durable too (its folder entry), so a power cut cannot lose the file.
-    private func syncFolder() {
-        let folder = open(Files.parentFolder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            _ = fsync(folder)
-            Glibc.close(folder)
-        }
-    }
 
     private func readAt(_ offset: Int, count: Int) throws(LogError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)

@@ -39,6 +39,8 @@ public struct HeadingReport: Sendable, Equatable {
     public var fieldStrength: Double?
     /// Condition names, e.g. ["disturbed", "tiltHeld"].
     public var flags: [String]
+    /// With `--refine`: the background refinement of the calibration.
+    public var refinement: RefinementSummary?
 
     public init(wall: Double, monotonic: Double, magneticHeading: Double, compassHeading: Double? = nil,
                 deviation: Double? = nil, variation: Double? = nil, variationSource: String? = nil,
@@ -62,6 +64,33 @@ public struct HeadingReport: Sendable, Equatable {
         self.fieldStrength = fieldStrength
         self.flags = flags
     }
+}
+
+/// The background refinement (`--refine`) as the output formats see it.
+///
+/// ```swift
+/// let r = RefinementSummary(state: "converged", change: [0.4, -0.2, 0.1], sigma: 0.08)
+/// ReportJSON.refinement(r).serialized()   // {"state":"converged","change_uT":[0.4,-0.2,0.1],…}
+/// ```
+public struct RefinementSummary: Sendable, Equatable {
+    /// waiting, collecting, converged or change_suspected.
+    public var state: String
+    /// The offset's change from the profile (µT, the profile's axes).
+    public var change: [Double]
+    /// The change's 1σ (µT, horizontal), nil until converged.
+    public var sigma: Double?
+    /// The profile's offset after the refinement (µT), nil without a profile.
+    public var offset: [Double]?
+
+    public init(state: String, change: [Double], sigma: Double?, offset: [Double]? = nil) {
+        self.state = state
+        self.change = change
+        self.sigma = sigma
+        self.offset = offset
+    }
+
+    /// |change| (µT).
+    public var changeMagnitude: Double { change.reduce(0) { $0 + $1 * $1 }.squareRoot() }
 }
 
 /// One GNSS fix as the output formats see it.

@@ -26,7 +26,19 @@ public enum ReportJSON {
         add(&o, "pitch_deg", r.pitch, 3)
         add(&o, "field_uT", r.fieldStrength, 3)
         o.append(("flags", .array(r.flags.map(JSONValue.string))))
+        if let refinement = r.refinement { o.append(("refine", Self.refinement(refinement))) }
         if let fix { o.append(("fix", Self.fix(fix))) }
+        return .object(o)
+    }
+
+    /// The background refinement: its state, the offset's change from the profile and its magnitude,
+    /// the 1σ (once converged) and the refined offset (with a profile).
+    public static func refinement(_ r: RefinementSummary) -> JSONValue {
+        var o: [(String, JSONValue)] = [("state", .string(r.state))]
+        if r.change.allSatisfy(\.isFinite) { o.append(("change_uT", .array(r.change.map { number($0, 3) }))) }
+        add(&o, "change_magnitude_uT", r.changeMagnitude, 3)
+        add(&o, "sigma_uT", r.sigma, 3)
+        if let offset = r.offset, offset.allSatisfy(\.isFinite) { o.append(("offset_uT", .array(offset.map { number($0, 3) }))) }
         return .object(o)
     }
 

@@ -105,7 +105,7 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
         }
         summary.append("profile written to \(output)")
     }
-    runtime.diagnostics.write(summary.joined(separator: "\n") + "\n")
+    runtime.diagnostics.write(sanitize(summary.joined(separator: "\n"), keepingLineBreaks: true) + "\n")
     if output == nil, !runtime.output.write(json) { return .success }
     return .success
 }

@@ -46,11 +46,11 @@ public func recordRawSamples(_ request: RecordRequest, runtime: Runtime) throws 
 func recordCalibrationSamples(sensor: CalibrationSensor, path: String, duration: Double?,
                               inbox: ControlInbox, runtime: Runtime) throws -> Int {
     let withAcceleration = sensor.source.accelerometer != nil
-    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
-    guard fd >= 0 else {
-        let e = Errno.current
-        if e == Errno(EEXIST) { throw RecordError.exists(path) }
-        throw FileError.open(path: path, e)
+    // A new file only (O_EXCL, never through a link): an existing recording is not overwritten.
+    let fd: Int32
+    do { fd = try Files.openForAppend(path, mode: .createNew) } catch {
+        if case .open(_, let e) = error, e == Errno(EEXIST) { throw RecordError.exists(path) }
+        throw error
     }
     defer { close(fd) }
     try Files.writeAll(fd, Array(("t,x,y,z" + (withAcceleration ? ",ax,ay,az" : "") + "\n").utf8), path: path)

@@ -69,7 +69,7 @@ public func runCalibrationWizard(_ request: WizardRequest, runtime: Runtime) thr
     // may replace it (it is kept beside as FILE.corrupt) or stop and look at it.
     if let store, case .corrupt(let path, let why)? = store.problem {
         guard interactive, !saveWithoutAsking else { throw ProfileStoreError.corrupt(path: path, why) }
-        runtime.output.write("The calibration file \(abbreviatingHome(path, home: home)) cannot be read: \(why)\n")
+        runtime.output.write("The calibration file \(abbreviatingHome(path, home: home)) cannot be read: \(sanitize(why))\n")
         guard input.ask("Replace it with a new file (the old one is kept as \(path.split(separator: "/").last.map(String.init) ?? path).corrupt)?",
                         defaultYes: false) == .yes else {
             runtime.output.write("nothing was changed; move the file aside or fix it, then calibrate again\n")

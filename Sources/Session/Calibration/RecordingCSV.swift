@@ -293,7 +293,7 @@ struct RecordingReader {
 
     private func locate(_ names: [String], text: String) throws(RecordingError) -> Columns {
         if !names.isEmpty, names.allSatisfy({ Double($0) != nil }) {
-            throw .noHeader(path: path, line: lineNumber, text: sanitize(String(text.prefix(60))))
+            throw .noHeader(path: path, line: lineNumber)
         }
         func index(_ name: String) -> Int? { names.firstIndex(of: name) }
         let plain = (index("x"), index("y"), index("z"))
@@ -301,12 +301,13 @@ struct RecordingReader {
         // Lodestone's own CSV log: its raw field (µT, body axes, before calibration) and its
         // monotonic time, so a logged trip can be processed again with another calibration.
         let logged = (index("raw_x_ut"), index("raw_y_ut"), index("raw_z_ut"))
-        let shown = names.prefix(40).map { sanitize(String($0.prefix(40))) } + (names.count > 40 ? ["…"] : [])
+        // Messages describe the header (its line, how many fields), never quote it: the file may
+        // be anyone's, and its first line a secret.
         guard let (x, y, z) = Self.all(plain) ?? Self.all(prefixed) ?? Self.all(logged) else {
-            throw .missingColumns(path: path, found: shown)
+            throw .missingColumns(path: path, line: lineNumber, fields: names.count)
         }
         let time = index("t") ?? (Self.all(logged) != nil ? index("monotonic_s") : nil)
-        if requireTime && time == nil { throw .missingTime(path: path, found: shown) }
+        if requireTime && time == nil { throw .missingTime(path: path, line: lineNumber) }
         // The log's raw accelerometer (g) and gyroscope (°/s) columns, in body axes like its field.
         return (x, y, z, time,
                 Self.all((index("ax"), index("ay"), index("az"))) ?? Self.all((index("acc_x_g"), index("acc_y_g"), index("acc_z_g"))),
@@ -323,9 +324,9 @@ struct RecordingReader {
 /// Why a recording cannot be used; each message names the file and the fix. Exit 65.
 public enum RecordingError: UserFacingError, Equatable {
     case empty(path: String)
-    case noHeader(path: String, line: Int, text: String)
-    case missingColumns(path: String, found: [String])
-    case missingTime(path: String, found: [String])
+    case noHeader(path: String, line: Int)
+    case missingColumns(path: String, line: Int, fields: Int)
+    case missingTime(path: String, line: Int)
     case noRows(path: String)
     case tooManyBadRows(path: String, bad: Int, rows: Int, examples: [Recording.BadRow])
     case vehicleNeedsAcceleration(path: String)
@@ -335,17 +336,17 @@ public enum RecordingError: UserFacingError, Equatable {
 
     public var message: String {
         let format = "expected a header line naming the columns x,y,z (or mx,my,mz) and optionally t, ax,ay,az and gx,gy,gz, e.g.\n  t,x,y,z\n  0.000,12.5,-30.1,41.0"
-        func names(_ found: [String]) -> String { found.map { "'\($0)'" }.joined(separator: ", ") }
         switch self {
         case .empty(let path):
             return "\(path) is empty: \(format)"
-        case .noHeader(let path, let line, let text):
-            return "\(path) has no header: line \(line) is data ('\(text)'); \(format)"
-        case .missingColumns(let path, let found):
-            return "\(path) has no magnetometer columns: the header names \(names(found)); \(format)"
-        case .missingTime(let path, let found):
-            return "\(path) has no t column (the sample time in seconds), which this needs: the header names "
-                + "\(names(found)); add a t column, e.g.\n  t,x,y,z\n  0.000,12.5,-30.1,41.0"
+        case .noHeader(let path, let line):
+            return "\(path) has no header: line \(line) is numbers, not column names; \(format)"
+        case .missingColumns(let path, let line, let fields):
+            return "\(path) has no magnetometer columns: line \(line), the header, has \(fields) field\(fields == 1 ? "" : "s") "
+                + "and none of them is x,y,z, mx,my,mz or a log's raw_x_ut,raw_y_ut,raw_z_ut; \(format)"
+        case .missingTime(let path, let line):
+            return "\(path) has no t column (the sample time in seconds), which this needs: the header on line \(line) "
+                + "names the field's columns but no time; add a t column, e.g.\n  t,x,y,z\n  0.000,12.5,-30.1,41.0"
         case .noRows(let path):
             return "\(path) has a header but no data rows: record some samples first ('lodestone calibrate --record FILE')"
         case .tooManyBadRows(let path, let bad, let rows, let examples):

@@ -17,7 +17,7 @@ struct DashboardPreferences: Equatable {
     static let fileName = "dashboard.conf"
 
     static func load(configFolder: String?) -> DashboardPreferences {
-        guard let folder = configFolder, let text = try? Files.readText(folder + "/" + fileName) else {
+        guard let folder = configFolder, let text = (try? Files.readTextIfPresent(folder + "/" + fileName)) ?? nil else {
             return DashboardPreferences()
         }
         var prefs = DashboardPreferences()

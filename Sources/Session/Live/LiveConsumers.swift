@@ -127,11 +127,14 @@ final class StreamedLines: LiveConsumer {
             return .proceed
         }
         lastShown = estimate.monotonic
+        var report = HeadingReport(estimate)
+        report.refinement = live.refinementSummary
         let line = json
-            ? ReportJSON.heading(HeadingReport(estimate),
+            ? ReportJSON.heading(report,
                                  fix: live.currentFix().map { ServeSession.fixReport($0, wall: runtime.time.wall()) }).serialized()
             : plainLine(estimate, language: language)
         guard output.write(line + "\n") else { return .finish }
+        if let news = live.pipeline.takeRefinementNews() { runtime.say(news) }
         return fixTimeout == nil ? .proceed : .finish
     }
 

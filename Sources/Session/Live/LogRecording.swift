@@ -40,6 +40,7 @@ public enum LogRecording {
         try loop.run([LogRows(session, live: live), ReaderStatusLines(runtime: runtime)])
         try session.close()
         runtime.say("\(session.rowsWritten) rows written to \(session.currentPath)")
+        try live.saveRefinement(explicitPath: request.live.calibrationPath, runtime: runtime)
         return .success
     }
 }

@@ -142,6 +142,7 @@ public enum WatchSession {
         }
         try log?.close()
         try live.saveLearnedDeviation(explicitPath: request.live.calibrationPath, runtime: runtime)
+        if status == .success { try live.saveRefinement(explicitPath: request.live.calibrationPath, runtime: runtime) }
         return status
     }
 

@@ -92,6 +92,7 @@ final class WatchView {
         state.reports = live.reports.suffix(6).map { report in
             sanitize(formatReportSummary(report, style: .quadrant(decimals: 0), language: language, units: units))
         }
+        if let refinement = live.pipeline.refinementReport { state.reports.append(refinement.line) }
         if let guide, let g = guidance() {
             // The marker in the shown heading's reference; the turn from the true heading.
             if let bearing = g.bearing {

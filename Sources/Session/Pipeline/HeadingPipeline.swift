@@ -18,10 +18,15 @@ public struct PipelineSetup: Sendable {
     /// The calibration's field error when it is not the profile's own (a profile applied in another
     /// unit), µT. nil: from the profile, or `uncalibratedResidualMicrotesla` without one.
     public var residualMicrotesla: Double?
+    /// `--refine`: the background refinement of the hard-iron offset (nil: off, the output exactly as
+    /// without it).
+    public var refinement: HardIronRefinerSettings?
 
     public init(profile: CalibrationProfile?, settings: HeadingSettings = HeadingSettings(),
                 orientation: MountingOrientation = .componentSideUp, orientationGiven: Bool = false,
-                sensorNoise: Double = 0, residualMicrotesla: Double? = nil) {
+                sensorNoise: Double = 0, residualMicrotesla: Double? = nil,
+                refinement: HardIronRefinerSettings? = nil) {
+        self.refinement = refinement
         self.profile = profile
         self.settings = settings
         self.orientation = orientation
@@ -49,6 +54,12 @@ public final class HeadingPipeline {
     public private(set) var estimate: HeadingEstimate?
     public private(set) var lastSample: MagnetometerSample?
     public private(set) var lastCalibrated: Vector3?
+    /// `--refine`: the background refinement (its offset is subtracted from the calibrated field).
+    public private(set) var refiner: HardIronRefiner?
+    /// The calibration's field error before any refinement (µT), for the accuracy.
+    public let baseResidualMicrotesla: Double
+    private var refinerReference: ExpectedField?
+    private var narrator = RefinementNarrator()
 
     public init(_ setup: PipelineSetup) {
         let profile = setup.profile
@@ -70,7 +81,10 @@ public final class HeadingPipeline {
             config.deviationMode = .off
         }
         config.noiseMicrotesla = max(config.noiseMicrotesla, setup.sensorNoise)
+        baseResidualMicrotesla = config.calibrationResidualMicrotesla
         filter = HeadingFilter(configuration: config)
+        refiner = (setup.refinement ?? (setup.settings.refine ? HardIronRefinerSettings() : nil))
+            .map { HardIronRefiner(settings: $0) }
         correction = HeadingPipeline.correction(profile: profile, orientation: setup.orientation,
                                                 userOrientation: setup.orientationGiven)
     }
@@ -113,12 +127,79 @@ public final class HeadingPipeline {
             acceleration = acceleration.map { correction * $0 }
             rotationRate = rotationRate.map { correction * $0 }
         }
+        let calibrated = magnetic
+        if let refiner { magnetic = magnetic - refiner.offset }
         lastCalibrated = magnetic
-        guard let e = filter.update(sample: CalibratedSample(monotonic: monotonic, wall: wall, magnetic: magnetic,
+        guard var e = filter.update(sample: CalibratedSample(monotonic: monotonic, wall: wall, magnetic: magnetic,
                                                              acceleration: acceleration, rotationRate: rotationRate))
         else { return nil }
+        if refiner != nil { refine(e: &e, calibrated: calibrated, rotationRate: rotationRate, wall: wall) }
         estimate = e
         return e
+    }
+
+    /// Feeds the background refinement one sample (the calibrated field before its offset), keeps the
+    /// accuracy's calibration error at the refined calibration's, and flags the estimate.
+    private func refine(e: inout HeadingEstimate, calibrated: Vector3, rotationRate: Vector3?, wall: Double) {
+        guard var r = refiner else { return }
+        if let field = filter.referenceField(wall: wall), field != refinerReference {
+            r.setReference(fieldStrength: field.totalField, inclinationDegrees: field.inclination)
+            refinerReference = field
+        }
+        let bias = filter.attitudeEstimate?.gyroBias ?? .zero
+        let down = e.tilt.map { Vector3(-$0.sinPitch, $0.cosPitch * $0.sinRoll, $0.cosPitch * $0.cosRoll) }
+        let before = (r.offset, r.state, r.adoptions)
+        r.add(time: e.monotonic, field: calibrated, rotationRate: rotationRate.map { $0 - bias }, down: down,
+              disturbed: e.flags.contains(.disturbed), heading: e.magneticHeading)
+        refiner = r
+        if r.adoptions != before.2 { filter.restartMagneticReference() }
+        if before.0 != r.offset || before.1 != r.state {
+            filter.setCalibrationResidual(microtesla: Self.refinedResidual(base: baseResidualMicrotesla, refiner: r))
+        }
+        if r.hasConverged { e.flags.insert(.refined) }
+        if r.state == .changeSuspected { e.flags.insert(.calibrationChanged) }
+    }
+
+    /// The calibration's field error with a refinement (µT): the profile's own, the refined offset's
+    /// horizontal uncertainty in quadrature, and at least the size of a suspected change.
+    static func refinedResidual(base: Double, refiner r: HardIronRefiner) -> Double {
+        var residual = base
+        if let sigma = r.uncertainty { residual = (base * base + sigma.x * sigma.x + sigma.y * sigma.y).squareRoot() }
+        if let suspected = r.suspected { residual = max(residual, (suspected - r.offset).norm) }
+        return residual
+    }
+
+    /// The refinement's report: the offset in use, its change from the profile's in the profile's own
+    /// axes, its uncertainty. nil without `--refine`.
+    public var refinementReport: RefinementReport? {
+        guard let r = refiner else { return nil }
+        var change = r.offset
+        var newOffset: Vector3?
+        if let profile {
+            let toProfile = (correction ?? .identity).inverse.flatMap { c in profile.matrix.inverse.map { $0 * c } }
+            if let m = toProfile {
+                change = m * r.offset
+                newOffset = profile.offset + change
+            }
+        }
+        return RefinementReport(state: r.state, offset: r.offset, profileChange: change, refinedProfileOffset: newOffset,
+                                uncertainty: r.uncertainty, suspected: r.suspected, adoptions: r.adoptions,
+                                fittedStrength: r.fittedStrength)
+    }
+
+    /// The refinement's news since the last call (converged, a change suspected, adopted), for stderr;
+    /// nil when there is none or without `--refine`.
+    public func takeRefinementNews() -> String? {
+        narrator.update(refinementReport, monotonic: estimate?.monotonic ?? 0)
+    }
+
+    /// The profile with the refined offset, when the refinement has converged on one that differs from
+    /// the profile's; nil otherwise.
+    public func refinedProfile() -> CalibrationProfile? {
+        guard var p = profile, let report = refinementReport, report.uncertainty != nil,
+              let offset = report.refinedProfileOffset, offset.isFinite, report.offset != .zero else { return nil }
+        p.offset = offset
+        return p
     }
 
     /// A GNSS position for the declination (WMM at the fix), unless a manual declination is set.
@@ -134,8 +215,32 @@ public final class HeadingPipeline {
 
     /// A GNSS course observation for the deviation learner (opt-in).
     public func observeCourse(_ observation: CourseObservation) -> DeviationLearningResult {
-        filter.observeCourse(observation)
+        // The card owns the residual the refined calibration leaves: it learns only once that is settled.
+        if let refiner, !refiner.hasConverged || refiner.state == .changeSuspected {
+            return .rejected(.calibrationUnsettled)
+        }
+        return filter.observeCourse(observation)
     }
+}
+
+/// What the background refinement (`--refine`) reports.
+public struct RefinementReport: Sendable, Equatable {
+    public var state: RefinementState
+    /// The offset subtracted from the calibrated field (µT, body axes).
+    public var offset: Vector3
+    /// The change of the profile's offset (the profile's axes and unit).
+    public var profileChange: Vector3
+    /// The profile's offset after the refinement, nil without a profile.
+    public var refinedProfileOffset: Vector3?
+    /// 1σ per axis (µT), nil until converged.
+    public var uncertainty: Vector3?
+    /// The offset the recent data suggest while a change is being confirmed.
+    public var suspected: Vector3?
+    public var adoptions: Int
+    public var fittedStrength: Double?
+
+    /// The horizontal 1σ (µT), nil until converged.
+    public var horizontalUncertainty: Double? { uncertainty.map { ($0.x * $0.x + $0.y * $0.y).squareRoot() } }
 }
 
 /// The field error assumed without a calibration profile, µT: a hobby board's hard iron is typically

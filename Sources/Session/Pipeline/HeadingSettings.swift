@@ -14,9 +14,12 @@ public struct HeadingSettings: Sendable {
     public var declinationSource: DeclinationSource = .none
     /// `--deviation`: nil means "apply the profile's card when it has one".
     public var deviation: DeviationMode?
+    /// `--refine`: the background refinement of the hard-iron offset.
+    public var refine = false
 
     public init(smoothingSeconds: Double? = nil, declinationSource: DeclinationSource = .none,
-                deviation: DeviationMode? = nil) {
+                deviation: DeviationMode? = nil, refine: Bool = false) {
+        self.refine = refine
         self.smoothingSeconds = smoothingSeconds
         self.declinationSource = declinationSource
         self.deviation = deviation

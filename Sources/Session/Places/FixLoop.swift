@@ -10,9 +10,12 @@ struct FixLoop {
     var gate: QualityGate
     var duration: Double?
 
-    func run(runtime: Runtime, _ body: @escaping (Fix, Double) throws -> Bool) throws {
+    /// `tick` runs on every turn of the loop (at least every 50 ms), fixes or not: `regions` reaps
+    /// and times out its hooks there.
+    func run(runtime: Runtime, tick: @escaping () -> Void = {}, _ body: @escaping (Fix, Double) throws -> Bool) throws {
         let inbox = ControlInbox(runtime.events)
         let consumer = GatedFixes(gate: gate, runtime: runtime, body: body)
+        consumer.tick = tick
         let loop = LiveLoop(gnss: source.open(time: runtime.time), runtime: runtime, inbox: inbox, duration: duration)
         let end = try loop.run([consumer])
         if end == .duration, let update = loop.lastGNSS, let error = consumer.progress.failure(of: update) { throw error }
@@ -23,14 +26,22 @@ struct FixLoop {
         let runtime: Runtime
         let body: (Fix, Double) throws -> Bool
         var progress = GNSSProgress()
+        var tick: () -> Void = {}
+        var times: FixTimes
 
         init(gate: QualityGate, runtime: Runtime, body: @escaping (Fix, Double) throws -> Bool) {
             self.gate = gate
             self.runtime = runtime
             self.body = body
+            times = FixTimes(time: runtime.time)
         }
 
         var turnInterval: Double { 0.05 }
+
+        func turn(_ loop: LiveLoop, now: Double) throws -> LiveStep {
+            tick()
+            return .proceed
+        }
 
         func gnss(_ update: GNSSUpdate, outcomes: [FixOutcome], loop: LiveLoop) throws -> LiveStep {
             guard let source = loop.gnss else { return .finish }
@@ -41,7 +52,10 @@ struct FixLoop {
                     progress.ignoring(why, now: now, runtime: runtime)
                     continue
                 }
-                if try !body(received.fix, received.receivedAt) { return .finish }
+                // Rows carry the system's time when it is synchronised or the fix's is not to be trusted.
+                var fix = received.fix
+                fix.time = times.observe(fix, receivedAt: received.receivedAt, say: runtime.say).stamp
+                if try !body(fix, received.receivedAt) { return .finish }
             }
             return .proceed
         }

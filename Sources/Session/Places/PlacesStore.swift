@@ -19,7 +19,10 @@ public struct PlacesStore: Sendable {
     /// The places in the file; none when it does not exist.
     public func load() throws(PlacesStoreError) -> [UserPlace] {
         let text: String?
-        do { text = try Files.readTextIfPresent(path) } catch { throw .unreadable(path: path, error.message) }
+        do { text = try Files.readTextIfPresent(path) } catch {
+            if case .notRegular = error { throw .notAFile(path: path) }
+            throw .unreadable(path: path, error.message)
+        }
         guard let text else { return [] }
         do { return try PlacesFile.parse(text) } catch { throw .corrupt(path: path, error.message) }
     }
@@ -38,12 +41,16 @@ public enum PlacesStoreError: UserFacingError {
     case unreadable(path: String, String)
     case corrupt(path: String, String)
     case unwritable(path: String, String)
+    /// A device, a FIFO or a folder where the file should be: refused before it is read.
+    case notAFile(path: String)
 
     public var message: String {
         switch self {
         case .noConfigFolder: return "neither XDG_CONFIG_HOME nor HOME is set, so there is no places file"
         case .unreadable(let path, let why): return "cannot read the places file \(path): \(why)"
         case .corrupt(let path, let why): return "the places file \(path) cannot be used: \(why)\n(the file was left as it is)"
+        case .notAFile(let path):
+            return "\(path) is not a regular file (a device, a pipe or a folder), so it cannot be read as the places file: name a file" 
         case .unwritable(let path, let why): return "cannot save the places file \(path): \(why)\n(the previous file, if any, is unchanged)"
         }
     }
@@ -51,7 +58,7 @@ public enum PlacesStoreError: UserFacingError {
     public var exitCode: ExitCode {
         switch self {
         case .noConfigFolder: return .usage
-        case .corrupt: return .dataError
+        case .corrupt, .notAFile: return .dataError
         case .unreadable, .unwritable: return .ioError
         }
     }

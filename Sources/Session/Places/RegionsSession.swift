@@ -6,21 +6,6 @@ import Navigation
 import Places
 import Platform
 
-/// Runs `--on-enter`/`--on-exit` commands; the system one spawns `/bin/sh -c` with the event in
-/// the environment, tests record the calls.
-public protocol EventCommandRunner: Sendable {
-    func run(_ command: String, environment: [(String, String)])
-}
-
-/// Spawns the user's command without waiting; finished children are reaped on the next call.
-public struct SystemCommandRunner: EventCommandRunner {
-    public init() {}
-    public func run(_ command: String, environment: [(String, String)]) {
-        reapChildren()
-        _ = spawnShellCommand(command, environment: environment)
-    }
-}
-
 /// What `lodestone regions` was asked to do.
 public struct RegionsRequest: Sendable {
     public enum Format: String, Sendable { case csv, text, json }
@@ -37,10 +22,14 @@ public struct RegionsRequest: Sendable {
     public var onEnter: String?
     public var onExit: String?
     public var units: UnitSystem?
+    /// `--hook-jobs` and `--hook-timeout`: how many hooks run at once, and for how long.
+    public var hookLimits: HookRunner.Limits
 
     public init(regions: [Region], source: GNSSSourceChoice, format: Format = .csv, language: Language = .en,
                 dwell: Double? = nil, maximumHorizontalError: Double? = nil, minimumMode: FixMode = .twoD,
-                duration: Double? = nil, onEnter: String? = nil, onExit: String? = nil, units: UnitSystem? = nil) {
+                duration: Double? = nil, onEnter: String? = nil, onExit: String? = nil, units: UnitSystem? = nil,
+                hookLimits: HookRunner.Limits = HookRunner.Limits()) {
+        self.hookLimits = hookLimits
         self.regions = regions
         self.source = source
         self.format = format
@@ -64,8 +53,19 @@ public struct RegionsRequest: Sendable {
 public enum RegionsSession {
     public static let csvHeader = "time,region,event,lat,lon,distance_m\n"
 
+    /// The `LODESTONE_*` variables a hook gets besides the inherited environment, with what each holds.
+    public static let hookEnvironment: [(String, String)] = [
+        ("LODESTONE_REGION", "the region's name"),
+        ("LODESTONE_EVENT", "enter or exit"),
+        ("LODESTONE_TIME", "the row's time in ISO 8601 UTC, empty when there is none"),
+        ("LODESTONE_LAT", "the fix's latitude, degrees"),
+        ("LODESTONE_LON", "the fix's longitude, degrees"),
+        ("LODESTONE_DISTANCE_M", "the distance from the region's centre, metres"),
+    ]
+
+    /// `processes` replaces the system's hook processes (tests).
     public static func run(_ request: RegionsRequest, runtime: Runtime,
-                           commands: any EventCommandRunner = SystemCommandRunner()) throws -> ExitCode {
+                           processes: any HookProcesses = SystemHookProcesses()) throws -> ExitCode {
         guard !request.regions.isEmpty else {
             throw InvalidRequest("no regions: give --region NAME:LAT,LON,RADIUS_M, or add places with 'lodestone places add'")
         }
@@ -76,7 +76,9 @@ public enum RegionsSession {
         let loop = FixLoop(source: request.source,
                            gate: QualityGate(minimumMode: request.minimumMode, maximumHorizontalError: request.maximumHorizontalError),
                            duration: request.duration)
-        try loop.run(runtime: runtime) { fix, receivedAt in
+        let hooks = HookRunner(limits: request.hookLimits, processes: processes, time: runtime.time, say: runtime.say)
+        defer { hooks.finish() }
+        try loop.run(runtime: runtime, tick: { hooks.poll() }) { fix, receivedAt in
             guard let lat = fix.lat, let lon = fix.lon, let point = try? GeoPoint(latitude: lat, longitude: lon) else { return true }
             for event in monitor.update(at: point, horizontalError: fix.horizontalError, time: receivedAt) {
                 let region = request.regions[event.region]
@@ -98,7 +100,7 @@ public enum RegionsSession {
                 if !out.write(line) { return false }
                 let command = event.kind == .enter ? request.onEnter : (event.kind == .exit ? request.onExit : nil)
                 if let command {
-                    commands.run(command, environment: [
+                    hooks.run(command, key: region.name, environment: [
                         ("LODESTONE_REGION", region.name), ("LODESTONE_EVENT", event.kind.rawValue),
                         ("LODESTONE_TIME", time), ("LODESTONE_LAT", plain(lat)), ("LODESTONE_LON", plain(lon)),
                         ("LODESTONE_DISTANCE_M", plain(event.distance, decimals: 3)),

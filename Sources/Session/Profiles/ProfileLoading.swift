@@ -87,12 +87,13 @@ private func summary(of profile: CalibrationProfile, storedUnit: String) -> Stri
     return parts.joined(separator: ", ")
 }
 
-/// The path with the home folder shown as "~".
+/// The path as shown to the user: the home folder as "~", control characters removed (the path may
+/// come from XDG_CONFIG_HOME, HOME or an option, and must not drive the terminal).
 public func abbreviatingHome(_ path: String, home: String?) -> String {
     if let home, !home.isEmpty, home != "/", path.hasPrefix(home + "/") {
-        return "~" + path.dropFirst(home.count)
+        return sanitize("~" + path.dropFirst(home.count))
     }
-    return path
+    return sanitize(path)
 }
 
 /// The first line of a message (the rest is advice for another context).

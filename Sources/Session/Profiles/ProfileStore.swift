@@ -32,7 +32,10 @@ public struct ProfileStore: Sendable {
     /// Every profile in the file (empty when the file does not exist).
     public func loadAll() throws(ProfileStoreError) -> CalibrationProfileFile {
         let text: String?
-        do { text = try Files.readTextIfPresent(path) } catch { throw .unreadable(path: path, error.message) }
+        do { text = try Files.readTextIfPresent(path) } catch {
+            if case .notRegular = error { throw .notAFile(path: path) }
+            throw .unreadable(path: path, error.message)
+        }
         guard let text else { return CalibrationProfileFile() }
         do {
             // A single-profile document is accepted too, and its errors name the field.
@@ -76,6 +79,8 @@ public enum ProfileStoreError: UserFacingError {
     case unreadable(path: String, String)
     case corrupt(path: String, String)
     case unwritable(path: String, String)
+    /// A device, a FIFO or a folder where the file should be: refused before it is read.
+    case notAFile(path: String)
 
     public var message: String {
         switch self {
@@ -84,6 +89,8 @@ public enum ProfileStoreError: UserFacingError {
         case .unreadable(let path, let why): return "cannot read calibration file \(path): \(why)"
         case .corrupt(let path, let why):
             return "calibration file \(path) cannot be used: \(why)\n(the file was left as it is; move it aside or recalibrate)"
+        case .notAFile(let path):
+            return "\(path) is not a regular file (a device, a pipe or a folder), so it cannot be read as a calibration file: name a file" 
         case .unwritable(let path, let why):
             return "cannot save calibration file \(path): \(why)\n(the previous file, if any, is unchanged)"
         }
@@ -92,7 +99,7 @@ public enum ProfileStoreError: UserFacingError {
     public var exitCode: ExitCode {
         switch self {
         case .noConfigFolder: return .usage
-        case .corrupt: return .dataError
+        case .corrupt, .notAFile: return .dataError
         case .unreadable, .unwritable: return .ioError
         }
     }

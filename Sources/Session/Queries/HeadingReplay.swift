@@ -2,6 +2,7 @@ import Calibration
 import Heading
 import JSON
 import Linear
+import Outputs
 import Platform
 
 /// `lodestone heading --from-file`: a recorded raw file through the same filter stage `watch` runs.
@@ -47,6 +48,12 @@ public struct HeadingReplay: Sendable {
         guard let scale = CalibrationProfile.microteslaPerUnit(unit) else {
             throw InvalidRequest("--unit \(sanitize(unit)) is not a field unit: use uT, gauss, nT or mG")
         }
+        if settings.refine {
+            guard case .location = settings.declinationSource else {
+                throw InvalidRequest("--refine needs a reference field, and a replay has no GNSS fix: give --location LAT,LON "
+                                     + "(the WMM's field strength and dip there are the reference)")
+            }
+        }
         let startWall = year.map(Self.unixTime(ofDecimalYear:)) ?? runtime.time.wall()
         let loaded = try calibrationPath.map { try Self.loadOfflineProfile($0, sensor: sensor) }
         // A profile in a known unit is applied in µT; one in the recording's own unit ("input",
@@ -55,7 +62,7 @@ public struct HeadingReplay: Sendable {
         let inputProfile = profile == nil ? loaded : nil
         let recording = try Recording.read(path: path, requireTime: true)
         guard let times = recording.times, let timeTexts = recording.timeTexts else {
-            throw RecordingError.missingTime(path: path, found: recording.magneticColumns)
+            throw RecordingError.missingTime(path: path, line: 1)
         }
         for bad in recording.badRows.prefix(10) {
             runtime.say("\(path) line \(bad.line): \(bad.reason); skipped")
@@ -71,7 +78,9 @@ public struct HeadingReplay: Sendable {
             profile: profile, settings: settings,
             residualMicrotesla: residualMicrotesla ?? (profile == nil ? loaded.map { $0.residualField(scale: scale) } : nil)))
         let out = runtime.output
-        if !json { guard out.write(Self.header + "\n") else { return .success } }
+        let refining = pipeline.refiner != nil
+        if !json { guard out.write(Self.header + (refining ? Self.refineHeader : "") + "\n") else { return .success } }
+        var narrator = RefinementNarrator()
         var skipped = 0
         // Lines are made straight into one byte buffer and written in chunks of about 64 KiB.
         var buffer: [UInt8] = []
@@ -87,11 +96,18 @@ public struct HeadingReplay: Sendable {
             guard let e = pipeline.process(field: field, acceleration: acceleration, rotationRate: rotationRate,
                                            monotonic: t, wall: startWall + t)
             else { skipped += 1; continue }
+            let refinement = pipeline.refinementReport
+            if let said = narrator.update(refinement, monotonic: t) { runtime.say("t=\(timeTexts[i]) s: " + said) }
             if json {
-                buffer.append(contentsOf: Self.jsonLine(timeTexts[i], e).utf8)
+                buffer.append(contentsOf: Self.jsonLine(timeTexts[i], e, refinement: refinement).utf8)
                 buffer.append(10)
             } else {
                 Self.appendCSVLine(timeTexts[i], e, to: &buffer)
+                if let refinement {
+                    buffer.removeLast()
+                    buffer.append(contentsOf: Self.refineColumns(refinement).utf8)
+                    buffer.append(10)
+                }
             }
             if buffer.count >= Self.chunkBytes {
                 guard out.write(String(decoding: buffer, as: UTF8.self)) else { return .success }
@@ -100,6 +116,15 @@ public struct HeadingReplay: Sendable {
         }
         if !buffer.isEmpty { guard out.write(String(decoding: buffer, as: UTF8.self)) else { return .success } }
         if skipped > 0 { runtime.say("\(skipped) rows without a usable time or value were skipped") }
+        if let report = pipeline.refinementReport {
+            runtime.say(report.line)
+            if let calibrationPath, pipeline.profile != nil {
+                try pipeline.saveRefinedProfile(to: try ProfileStore(path: calibrationPath, configFolder: nil), runtime: runtime)
+            } else {
+                runtime.say("refine: nothing saved (" + (calibrationPath == nil ? "no --calibration profile" :
+                    "the profile is in the recording's own unit") + ")")
+            }
+        }
         // No estimate at all is no result: the rows were read but none could be used.
         // The same rule as for the rows the reader skipped, whatever made a row unusable.
         let unusable = recording.badRowCount + skipped
@@ -150,9 +175,19 @@ public struct HeadingReplay: Sendable {
         out.append(10)
     }
 
-    static func jsonLine(_ t: String, _ e: HeadingEstimate) -> String {
+    /// The columns `--refine` adds: the refinement's state, the offset's change from the profile (µT,
+    /// the profile's axes) and its horizontal 1σ (µT, empty until converged).
+    public static let refineHeader = ",refine_state,refine_change_x_uT,refine_change_y_uT,refine_change_z_uT,refine_sigma_uT"
+
+    static func refineColumns(_ r: RefinementReport) -> String {
+        "," + [r.state.rawValue, plain(r.profileChange.x, decimals: 3), plain(r.profileChange.y, decimals: 3),
+               plain(r.profileChange.z, decimals: 3), r.horizontalUncertainty.map { plain($0, decimals: 3) } ?? ""]
+            .joined(separator: ",")
+    }
+
+    static func jsonLine(_ t: String, _ e: HeadingEstimate, refinement: RefinementReport? = nil) -> String {
         func n(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
-        return JSONValue.object([
+        var fields: [(String, JSONValue)] = [
             ("t", Double(t).map { .number($0) } ?? .string(t)), ("heading_magnetic_deg", n(e.magneticHeading)),
             ("heading_true_deg", n(e.trueHeading)), ("accuracy_deg", e.isAccuracyAvailable ? n(e.accuracy) : .null),
             ("roll_accuracy_deg", n(e.rollAccuracy)), ("pitch_accuracy_deg", n(e.pitchAccuracy)),
@@ -161,7 +196,9 @@ public struct HeadingReplay: Sendable {
             ("roll_deg", n(e.roll)), ("pitch_deg", n(e.pitch)), ("flags", .array(e.flags.names.map { .string($0) })),
             ("rate_of_turn_dps", n(e.attitude == nil ? nil : e.turnRate)),
             ("qw", n(e.attitude?.w)), ("qx", n(e.attitude?.x)), ("qy", n(e.attitude?.y)), ("qz", n(e.attitude?.z)),
-        ]).serialized()
+        ]
+        if let refinement { fields.append(("refine", ReportJSON.refinement(refinement.summary))) }
+        return JSONValue.object(fields).serialized()
     }
 
     /// The profile from a file: a single profile document, the only profile in a calibration file,

@@ -74,9 +74,11 @@ public struct Runtime {
         BoundedOutput(outputChannel ?? TextOutputChannel(output), limit: limit)
     }
 
-    /// Writes one line to standard error, prefixed with "lodestone COMMAND: ".
+    /// Writes one line to standard error, prefixed with "lodestone COMMAND: ". Control characters
+    /// are removed (`sanitize`): the paths and values in a notice may come from the environment.
     public func say(_ message: String) {
-        diagnostics.write("lodestone \(command): " + (message.hasSuffix("\n") ? message : message + "\n"))
+        let text = sanitize(message, keepingLineBreaks: true)
+        diagnostics.write("lodestone \(command): " + (text.hasSuffix("\n") ? text : text + "\n"))
     }
 }
 

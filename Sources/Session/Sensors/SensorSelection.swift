@@ -35,6 +35,9 @@ public struct SensorSelection: Sendable, Equatable {
     public var scenario: String?
     /// With the simulator: where the simulated board and receiver are (`--location`); nil: Sydney.
     public var location: GeoPoint?
+    /// With the simulator: changes of the magnetic environment during the run (`--sim-step-ut`), in
+    /// body axes.
+    public var fieldChanges: [FieldChange] = []
 
     /// The vehicle the simulator moves (`--scenario boat|car|walk`); nil for the board turning on a
     /// table.
@@ -67,6 +70,7 @@ public struct SensorSelection: Sendable, Equatable {
     public func simulationSetup(wall: Double) -> SimulationSetup {
         let chip = sensor ?? .qmc5883l
         var setup = SimulationSetup(orientation: orientation, chip: chip)
+        setup.fieldChanges = fieldChanges
         if let vehicle = vehicleScenario {
             setup.scenario = vehicle
             // A cheap MEMS gyro's bias, which the attitude filter has to learn while moving.

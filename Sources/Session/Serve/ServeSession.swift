@@ -103,6 +103,7 @@ public enum ServeSession {
         runtime.say("\(summary.updates) updates published; sample to publication: mean " + fixed(mean * 1000, 2)
                     + " ms, at most " + fixed(summary.maximumLatency * 1000, 2) + " ms")
         try live.saveLearnedDeviation(explicitPath: request.live.calibrationPath, runtime: runtime)
+        try live.saveRefinement(explicitPath: request.live.calibrationPath, runtime: runtime)
         // A sink that failed for good (a full disk under a JSON file) did not stop the others; it ends the command with 74.
         let failures = sinks.compactMap(\.failure)
         if let first = failures.first {
@@ -159,8 +160,10 @@ public enum ServeSession {
         func update(_ update: LiveUpdate, loop: LiveLoop) throws -> LiveStep {
             guard update.fresh, let estimate = update.estimate else { return .proceed }
             let fix = loop.live?.currentFix().map { fixReport($0, wall: runtime.time.wall()) }
-            let report = HeadingReport(estimate)
+            var report = HeadingReport(estimate)
+            report.refinement = loop.live?.refinementSummary
             for s in sinks { s.publish(report, fix: fix) }
+            if let news = loop.live?.pipeline.takeRefinementNews() { runtime.say(news) }
             summary.updates += 1
             let latency = loop.time.monotonic() - estimate.monotonic
             summary.maximumLatency = max(summary.maximumLatency, latency)

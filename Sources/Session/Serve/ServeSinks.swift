@@ -175,7 +175,9 @@ public final class JSONLinesSink: ServeSink {
 /// FIFO without a reader does not hold the caller in `open`. Returns nil for a FIFO that has no
 /// reader now (ENXIO).
 func openForAppending(_ path: String) throws(ServeError) -> Int32? {
-    let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o644)
+    // In a shared folder (sticky, writable by all, like /tmp) a planted link is not followed.
+    let shared = Files.isSharedFolder(Files.parentFolder(of: path)) ? O_NOFOLLOW : 0
+    let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK | shared, 0o644)
     if fd < 0 {
         let e = errno
         if e == ENXIO { return nil }

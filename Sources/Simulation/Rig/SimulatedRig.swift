@@ -67,6 +67,9 @@ public struct SimulationSetup: Sendable {
     public var gyroBias: Vector3 = .zero
     /// Gyroscope noise per axis in °/s; nil for the chip's datasheet figure.
     public var gyroNoise: Double?
+    /// Changes of the magnetic environment during the run (`--sim-step-ut`): hard-iron steps and
+    /// transients, in body axes.
+    public var fieldChanges: [FieldChange] = []
 
     public init(world: SimulatedWorld = .sydney, scenario: AttitudeScenario = .tableTurn(),
                 model: MagnetometerModel = .typicalBoard, orientation: MountingOrientation = .componentSideUp,
@@ -89,7 +92,8 @@ public struct SimulationSetup: Sendable {
     /// The noise-free field the chip measures (µT, chip axes) at scenario time `t`.
     public func chipField(atScenarioTime t: Double) -> Vector3 {
         let body = scenario.attitude(at: t).bodyToNED.transposed * world.field
-        return orientation.toChip(model.distorted(body))
+        let distorted = model.distorted(body)
+        return orientation.toChip(fieldChanges.isEmpty ? distorted : distorted + fieldChanges.field(at: t))
     }
 
     /// The rotation rate a gyroscope measures (°/s, chip axes, `gyroBias` included) at scenario time `t`:

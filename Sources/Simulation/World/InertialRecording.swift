@@ -43,6 +43,10 @@ public struct InertialRecording: Sendable {
     /// Fields added to the earth's (a steel hull alongside, a car parked by the compass), fixed in
     /// the world, each while it lasts.
     public var disturbances: [FieldDisturbance] = []
+    /// Changes of the magnetic environment (hard-iron steps, transients) in body axes.
+    public var fieldChanges: [FieldChange] = []
+    /// The magnetometer's distortion (identity: an exactly calibrated sensor).
+    public var model: MagnetometerModel = .ideal
 
     public init(scenario: AttitudeScenario, world: SimulatedWorld = .sydney, duration: Double = 300, rate: Double = 100,
                 gyroBias: Vector3 = Vector3(0.5, -0.5, 0.5), gyroNoise: Double = 0.1, accelerationNoise: Double = 0.005,
@@ -61,8 +65,9 @@ public struct InertialRecording: Sendable {
     /// Every sample from time 0 to `duration`.
     public func rows() -> [Row] {
         // The identity mounting: the chip axes are the body axes.
-        let setup = SimulationSetup(world: world, scenario: scenario, model: .ideal,
+        var setup = SimulationSetup(world: world, scenario: scenario, model: model,
                                     orientation: (try? .custom(matrix: .identity)) ?? .componentSideUp, gyroBias: gyroBias)
+        setup.fieldChanges = fieldChanges
         var rng = SplitMix64(seed: seed)
         func noise(_ s: Double) -> Vector3 { Vector3(rng.nextGaussian() * s, rng.nextGaussian() * s, rng.nextGaussian() * s) }
         let period = 1 / max(1, rate.isFinite ? rate : 100)

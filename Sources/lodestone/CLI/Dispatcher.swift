@@ -29,7 +29,7 @@ enum Dispatcher {
         }
         guard let command = find(first) else {
             let error = UsageError.unknownCommand(first, suggestion: closestMatch(to: first, in: allCommands.map { $0.spec.name }))
-            StandardOutput.error("lodestone: " + error.message)
+            StandardOutput.error(sanitize("lodestone: " + error.message, keepingLineBreaks: true))
             return .usage
         }
         do {
@@ -50,13 +50,13 @@ enum Dispatcher {
             }
             return status
         } catch let error as UsageError {
-            StandardOutput.error("lodestone \(command.spec.name): " + error.message)
+            StandardOutput.error(sanitize("lodestone \(command.spec.name): " + error.message, keepingLineBreaks: true))
             return .usage
         } catch let error as any UserFacingError {
-            StandardOutput.error("lodestone \(command.spec.name): " + error.message)
+            StandardOutput.error(sanitize("lodestone \(command.spec.name): " + error.message, keepingLineBreaks: true))
             return error.exitCode
         } catch {
-            StandardOutput.error("lodestone \(command.spec.name): unexpected error: \(error)")
+            StandardOutput.error(sanitize("lodestone \(command.spec.name): unexpected error: \(error)", keepingLineBreaks: true))
             return .software
         }
     }

@@ -1,5 +1,6 @@
 import BuildInfo
 import Options
+import Session
 
 /// Lodestone's whole command line, from the registered commands (`allCommands`): the overview, the man
 /// page (`lodestone help --man`, used by `make build` and `make deb`) and the shell completions
@@ -41,6 +42,8 @@ var lodestoneInterface: ProgramInterface {
             GPSD_UNITS: metric, imperial or nautical, for distances and speeds when --units is not given.
             LC_ALL, LC_CTYPE, LANG: a locale that is not UTF-8 draws the dashboard in ASCII.
             NO_COLOR, TERM=dumb: no colours.
+            The hooks of 'lodestone regions' (--on-enter, --on-exit) get lodestone's environment plus
+            \(RegionsSession.hookEnvironment.map { $0.0 + ": " + $0.1 }.joined(separator: "; ")).
             """),
             ManSection("Files", """
             $XDG_CONFIG_HOME/lodestone/calibration.json: the calibration profiles, one per sensor.

@@ -20,7 +20,7 @@ enum HeadingCommand: Command {
         name: "heading",
         abstract: "run a recorded raw file (t,x,y,z[,ax,ay,az][,gx,gy,gz]) or a log through the filter stage",
         usage: "--from-file raw.csv [--calibration PROFILE] [--location LAT,LON | --declination DEG]\n"
-            + "       [--year Y] [--unit uT|gauss|nT] [--residual UT] [--smoothing S] [--format csv|json]",
+            + "       [--year Y] [--unit uT|gauss|nT] [--residual UT] [--smoothing S] [--format csv|json] [--refine]",
         options: [fromFile, calibration, sensor, year, unit, residual, format] + HeadingOptions.replayOptions,
         discussion: """
         Output columns: t (copied from the input), heading_magnetic_deg, heading_true_deg, accuracy_deg,
@@ -32,7 +32,12 @@ enum HeadingCommand: Command {
         Without --calibration the accuracy assumes an uncalibrated board (20 µT of hard iron: tens of
         degrees); a recording calibrated before it was written says how well with --residual, e.g.
         --residual 0.5 for a good calibration.
-        True heading needs --location or --declination. Example:
+        True heading needs --location or --declination.
+        --refine refines the profile's hard-iron offset from the recording's turns against the WMM's
+        field at --location (required: a recording has no fix); it adds the columns refine_state,
+        refine_change_x_uT, refine_change_y_uT, refine_change_z_uT and refine_sigma_uT (a "refine"
+        object in JSON), says its progress on stderr, and saves the refined offset to the --calibration
+        file when it converged (the file as it was is kept as FILE.previous). Example:
           lodestone heading --from-file raw.csv --calibration profile.json --location -33.87,151.21 --year 2026.5
         """)
 

@@ -9,13 +9,17 @@ enum RegionsCommand: Command {
     static let dwell = Option("dwell", value: "S", help: "also report dwell after S seconds inside a region")
     static let onEnter = Option("on-enter", value: "CMD", help: "run CMD (with /bin/sh) on each enter; the event is in its environment")
     static let onExit = Option("on-exit", value: "CMD", help: "run CMD (with /bin/sh) on each exit; the event is in its environment")
+    static let hookJobs = Option("hook-jobs", value: "N",
+                                 help: "run at most N hooks at once (default \(HookRunner.Limits.defaultJobs)); later events wait, the newest per region")
+    static let hookTimeout = Option("hook-timeout", value: "S",
+                                    help: "stop a hook still running after S seconds (default \(plain(HookRunner.Limits.defaultTimeout))): SIGTERM, then SIGKILL 2 s later")
 
     static let spec = CommandSpec(
         name: "regions",
         abstract: "report entering, leaving and staying in circular regions from gpsd fixes",
         usage: "[--region NAME:LAT,LON,RADIUS_M ...] [--gpsd HOST:PORT | --simulate [--location LAT,LON]] [--dwell S] "
-            + "[--on-enter CMD] [--on-exit CMD] [--format csv|text|json] [--accuracy M] [--lang en|zh] [--duration S]",
-        options: GNSSSourceOptions.options + [RegionOptions.region, dwell, onEnter, onExit, format, GNSSOptions.accuracy,
+            + "[--on-enter CMD] [--on-exit CMD] [--hook-jobs N] [--hook-timeout S] [--format csv|text|json] [--accuracy M] [--lang en|zh] [--duration S]",
+        options: GNSSSourceOptions.options + [RegionOptions.region, dwell, onEnter, onExit, hookJobs, hookTimeout, format, GNSSOptions.accuracy,
                                               GNSSOptions.minMode, LanguageOption.lang, DurationOption.duration, UnitsOption.units],
         discussion: """
         Without --region, your places ('lodestone places list') are the regions, each with its radius.
@@ -25,9 +29,15 @@ enum RegionsCommand: Command {
         jittering on the boundary does not flap.
           lodestone regions --region home:52.3702,4.8952,100 --dwell 300
           lodestone regions --on-enter 'logger "entered $LODESTONE_REGION"'
-        The commands get LODESTONE_REGION, LODESTONE_EVENT, LODESTONE_TIME, LODESTONE_LAT, LODESTONE_LON
-        and LODESTONE_DISTANCE_M in their environment (never on their command line); they run in the
-        background.
+        The commands (hooks) run in the background with /bin/sh, each in its own process group with
+        the default signal actions and standard input from /dev/null; their standard output goes to
+        lodestone's standard error, never into the events. They get lodestone's environment plus
+        \(RegionsSession.hookEnvironment.map { $0.0 + " (" + $0.1 + ")" }.joined(separator: ", ")) (the
+        event's data is never on their command line). At most --hook-jobs run at once: while they are
+        busy, a region's next event waits and a newer one of the same region replaces it (the latest
+        state wins; how many were replaced is said on stderr). A hook running longer than
+        --hook-timeout gets SIGTERM, then SIGKILL 2 s later, with everything it started; hooks still
+        running when lodestone exits are ended the same way.
         """)
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
@@ -53,7 +63,9 @@ enum RegionsCommand: Command {
             minimumMode: try GNSSOptions.minimumMode(arguments),
             duration: try arguments.double(DurationOption.duration, in: 0.1...31_536_000),
             onEnter: arguments.string(onEnter), onExit: arguments.string(onExit),
-            units: try UnitsOption.system(arguments))
+            units: try UnitsOption.system(arguments),
+            hookLimits: HookRunner.Limits(jobs: try arguments.int(hookJobs, in: 1...256) ?? HookRunner.Limits.defaultJobs,
+                                          timeout: try arguments.double(hookTimeout, in: 0.1...86_400) ?? HookRunner.Limits.defaultTimeout))
         return try RegionsSession.run(request, runtime: runtime)
     }
 }

@@ -27,9 +27,14 @@ struct HeadingOptions: OptionGroup {
     static let deviation = Option("deviation", value: "MODE", choices: ["off", "apply", "learn", "show"], help: "GNSS-course deviation card: off, apply (default when "
         + "the profile has one), learn (saved to the profile on exit), show")
 
-    static var options: [Option] { [smoothing, PlaceOption.location, declination, deviation] }
+    static let refine = Option("refine", help: "refine the profile's hard-iron offset in the background from ordinary "
+        + "motion (turns, circles; the gyro where there is one) against the WMM's field at the fix or --location; "
+        + "reported on stderr, in the dashboard, JSON and the log's flags, and saved to the profile on a clean exit "
+        + "once converged (the previous profile kept as FILE.previous)")
+
+    static var options: [Option] { [smoothing, PlaceOption.location, declination, deviation, refine] }
     /// The options of a command that replays recordings (no deviation card).
-    static var replayOptions: [Option] { [smoothing, PlaceOption.location, declination] }
+    static var replayOptions: [Option] { [smoothing, PlaceOption.location, declination, refine] }
 
     var settings = HeadingSettings()
     /// `--deviation show`: print the profile's card and exit.
@@ -38,6 +43,7 @@ struct HeadingOptions: OptionGroup {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.requireAtMostOne(of: [PlaceOption.location, Self.declination])
         settings.smoothingSeconds = try arguments.double(Self.smoothing, in: 0...60)
+        settings.refine = arguments.flag(Self.refine)
         if let (lat, lon) = try PlaceOption.coordinates(arguments) {
             settings.declinationSource = .location(latitude: lat, longitude: lon)
         }

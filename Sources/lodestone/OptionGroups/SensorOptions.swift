@@ -23,7 +23,11 @@ struct SensorOptions: OptionGroup {
         + "rolling and heaving on a course, tacking; car: launches, turns and braking; walk: in the hand, with quick "
         + "turns; the vehicles carry a biased gyro and a compass calibrated where it is mounted, and the simulated receiver moves along their track)")
 
-    static var options: [Option] { [simulate, sensor, bus, address, orientation, accelerometer, scenario] }
+    static let simStep = Option("sim-step-ut", value: "X,Y,Z@SECONDS", help: "with --simulate: a hard-iron step of "
+        + "X,Y,Z µT (body axes: forward, right, down) that appears SECONDS into the run and stays, as a radio fitted "
+        + "near the compass would; watch --refine learn it")
+
+    static var options: [Option] { [simulate, sensor, bus, address, orientation, accelerometer, scenario, simStep] }
 
     var selection: SensorSelection
 
@@ -74,10 +78,27 @@ struct SensorOptions: OptionGroup {
         if s.simulate, arguments.declared.contains(SimulatedLocation.option.name) {
             s.location = try SimulatedLocation.point(arguments)
         }
+        if let text = arguments.string(Self.simStep) {
+            guard s.simulate else { throw .conflict("--sim-step-ut only applies with --simulate") }
+            s.fieldChanges = [try Self.fieldStep(text)]
+        }
         if s.simulate && (s.bus != nil || s.address != nil) {
             throw .conflict("--bus and --address cannot be used with --simulate (the simulator has its own bus)")
         }
         selection = s
+    }
+
+    /// `--sim-step-ut X,Y,Z@SECONDS`: a step of finite µT (each under 1000) at a time from 0 on.
+    static func fieldStep(_ text: String) throws(UsageError) -> FieldChange {
+        let expected = "X,Y,Z@SECONDS: µT in body axes and when it appears, e.g. 6,-5,3@60"
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        let components = parts.first.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) } } ?? []
+        guard parts.count == 2, components.count == 3, let seconds = Double(parts[1]), seconds.isFinite, seconds >= 0,
+              let x = components[0], let y = components[1], let z = components[2],
+              [x, y, z].allSatisfy({ $0.isFinite && abs($0) < 1000 }) else {
+            throw .invalidValue(option: simStep.name, value: text, expected: expected)
+        }
+        return FieldChange(x: x, y: y, z: z, start: seconds)
     }
 
     /// `--sensor NAME` as a chip, or a board with its accelerometer.

@@ -1,0 +1,305 @@
+// The live path at the rates a boat runs, on the real clock with real sockets, through the public
+// session API (`ServeSession.run`, `LogRecording.run`) on the simulated sensor:
+// - `live.serve_50hz`: serve at 50 Hz publishing NMEA 0183 over TCP to a connected client, Signal K
+//   deltas over UDP, JSON lines to a file and MQTT to a local mosquitto (started on a free port when
+//   the `mosquitto` binary is there, else that sink is left out and said so). Goal: ≤ 1 % of a core.
+// - `live.log_50hz`, `live.log_100hz`: log rows to a CSV file. Goal at 100 Hz: ≤ 0.5 % of a core.
+// - `live.serve_rss`: the same serve run as the real `lodestone` binary (LODESTONE_BINARY, default
+//   .build/release/lodestone), its peak resident memory. Goal: ≤ 16 MB.
+// CPU is the process's user + system time over the run (every thread: libmosquitto's too), less the
+// consumer thread's own; "% of a core" is that over the run's wall time. The simulated sensor's
+// emulated chip is part of it (on a Pi the I²C reads cost syscalls instead). LODESTONE_LIVE_SECONDS
+// sets each run's length (default 8 s). The cost of each sink alone is `serve.publish.*` (ServeBench).
+import Glibc
+import HeadingLog
+import Platform
+import Session
+
+/// User + system CPU seconds of the whole process.
+private func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+private func threadCPUSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Swallows diagnostics.
+private final class QuietOutput: TextOutput {
+    func write(_ text: String) -> Bool { true }
+}
+
+/// A free TCP or UDP port on loopback (bound, read back, released).
+func freeLoopbackPort(udp: Bool = false) -> UInt16? {
+    let fd = socket(AF_INET, Int32(udp ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var address = loopback(port: 0)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    return bound ? UInt16(bigEndian: address.sin_port) : nil
+}
+
+func loopback(port: UInt16) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return address
+}
+
+/// Connects to a loopback TCP port; nil when nothing listens.
+func connectLoopback(port: UInt16) -> Int32? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    var address = loopback(port: port)
+    let ok = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+    if ok { return fd }
+    close(fd)
+    return nil
+}
+
+/// The consumers, on their own thread: a TCP client of the NMEA server (connecting as soon as it
+/// listens, then reading everything) and a UDP socket the Signal K deltas go to, drained.
+final class LoopbackConsumer: @unchecked Sendable {
+    let tcpPort: UInt16
+    let udp: Int32
+    let udpPort: UInt16
+    private var stopPipe: [Int32] = [-1, -1]
+    private var thread = pthread_t()
+    /// Written by the thread, read after `finish` joined it.
+    private(set) var bytes = 0
+    private(set) var datagrams = 0
+    private(set) var cpuSeconds = 0.0
+
+    init?(tcpPort: UInt16) {
+        guard let udpPort = freeLoopbackPort(udp: true) else { return nil }
+        self.tcpPort = tcpPort
+        self.udpPort = udpPort
+        udp = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = loopback(port: udpPort)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(udp, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard udp >= 0, bound, pipe(&stopPipe) == 0 else { return nil }
+        let context = Unmanaged.passRetained(self).toOpaque()
+        guard pthread_create(&thread, nil, { raw in
+            let consumer = Unmanaged<LoopbackConsumer>.fromOpaque(raw!).takeRetainedValue()
+            consumer.main()
+            return nil
+        }, context) == 0 else { return nil }
+    }
+
+    private func main() {
+        let start = threadCPUSeconds()
+        var tcp: Int32 = -1
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        loop: while true {
+            if tcp < 0, let fd = connectLoopback(port: tcpPort) { tcp = fd }
+            var fds = [pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: udp, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: tcp, events: Int16(POLLIN), revents: 0)]
+            // Until connected, poll only briefly so the client connects soon after the server listens.
+            _ = poll(&fds, nfds_t(fds.count), tcp < 0 ? 5 : 500)
+            if fds[0].revents != 0 { break loop }
+            if fds[1].revents & Int16(POLLIN) != 0 {
+                while buffer.withUnsafeMutableBytes({ recv(udp, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }) > 0 { datagrams += 1 }
+            }
+            if tcp >= 0, fds[2].revents != 0 {
+                let n = buffer.withUnsafeMutableBytes { recv(tcp, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                if n > 0 { bytes += n } else if n == 0 { close(tcp); tcp = -1 }
+            }
+        }
+        if tcp >= 0 { close(tcp) }
+        cpuSeconds = threadCPUSeconds() - start
+    }
+
+    /// Stops and joins the thread.
+    func finish() {
+        var one: UInt8 = 1
+        _ = write(stopPipe[1], &one, 1)
+        pthread_join(thread, nil)
+        close(stopPipe[0]); close(stopPipe[1]); close(udp)
+    }
+}
+
+/// A mosquitto broker of our own on a free port, when the binary is installed; stopped by its pid.
+final class LocalBroker {
+    let port: UInt16
+    private let pid: pid_t
+
+    init?() {
+        guard access("/usr/sbin/mosquitto", X_OK) == 0 || access("/usr/bin/mosquitto", X_OK) == 0,
+              let port = freeLoopbackPort() else { return nil }
+        guard let pid = spawnShellCommand("exec mosquitto -p \(port) >/dev/null 2>&1", environment: []) else { return nil }
+        self.port = port
+        self.pid = pid
+        // Ready when it accepts a connection (at most 3 s).
+        for _ in 0..<300 {
+            if let fd = connectLoopback(port: port) { close(fd); return }
+            Clock.sleep(seconds: 0.01)
+        }
+        stop()
+        return nil
+    }
+
+    func stop() {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+}
+
+/// One live run's figures.
+private struct LiveFigures {
+    var cpuPercent: Double
+    var microsecondsPerUpdate: Double
+    var updates: Int
+    var seconds: Double
+}
+
+private func liveSeconds() -> Double { Double(Environment.value("LODESTONE_LIVE_SECONDS") ?? "") ?? 8 }
+
+private func benchRuntime(_ command: String) -> Runtime {
+    Runtime(time: SystemTime(), events: SleepingEventSource(), output: QuietOutput(), diagnostics: QuietOutput(),
+            environment: EnvironmentValues([:]), command: command)
+}
+
+/// Runs `body` (which returns the updates it made) and measures the process's CPU over it, less `extra`.
+private func measureLive(_ body: () throws -> Int, less extra: () -> Double = { 0 }) rethrows -> LiveFigures {
+    let wall0 = Clock.monotonic(), cpu0 = processCPUSeconds()
+    let updates = try body()
+    let cpu = processCPUSeconds() - cpu0 - extra()
+    let wall = Clock.monotonic() - wall0
+    return LiveFigures(cpuPercent: 100 * cpu / wall, microsecondsPerUpdate: updates > 0 ? cpu * 1e6 / Double(updates) : .nan,
+                       updates: updates, seconds: wall)
+}
+
+func runLiveBenchmarks() {
+    benchServeLive()
+    benchLogLive(rate: 50, goal: nil)
+    benchLogLive(rate: 100, goal: 0.5)
+    benchServeResidentMemory()
+}
+
+private func benchServeLive() {
+    guard report.shouldRun("live.serve_50hz") else { return }
+    guard let tcpPort = freeLoopbackPort(), let consumer = LoopbackConsumer(tcpPort: tcpPort) else {
+        print("live.serve_50hz: cannot open loopback sockets; skipped")
+        return
+    }
+    let broker = LocalBroker()
+    if broker == nil { print("live.serve_50hz: no mosquitto (apt-get install mosquitto); measured without the MQTT sink") }
+    defer { broker?.stop() }
+    let jsonPath = "/tmp/lodestone-bench-serve-\(getpid()).jsonl"
+    defer { unlink(jsonPath) }
+    let request = ServeRequest(live: LiveRequest(sensors: SensorSelection(simulate: true)), rate: 50, duration: liveSeconds(),
+                               nmea: [.tcp(host: "127.0.0.1", port: tcpPort)],
+                               signalK: [.udp(host: "127.0.0.1", port: consumer.udpPort)],
+                               json: [jsonPath], mqtt: broker.map { [MQTTEndpoint(host: "127.0.0.1", port: $0.port)] } ?? [])
+    var failure: String?
+    let figures = measureLive({
+        do { return try ServeSession.run(request, runtime: benchRuntime("serve")).updates } catch {
+            failure = "\(error)"
+            return 0
+        }
+    }, less: { consumer.finish(); return consumer.cpuSeconds })
+    if let failure { print("live.serve_50hz: \(failure)") }
+    let sinks = "nmea-tcp+signalk-udp+json" + (broker == nil ? "" : "+mqtt")
+    report.add(BenchResult(name: "live.serve_50hz", nsPerOp: figures.microsecondsPerUpdate * 1000, iterations: figures.updates, extra: [
+        ("sinks", "\"\(sinks)\""), ("cpu_percent", fixed(figures.cpuPercent, 3)), ("us_per_update", fixed(figures.microsecondsPerUpdate, 1)),
+        ("updates", "\(figures.updates)"), ("seconds", fixed(figures.seconds, 1)), ("client_bytes", "\(consumer.bytes)"),
+        ("udp_datagrams", "\(consumer.datagrams)"), ("goal_cpu_percent", "1"),
+        ("ok", failure == nil && figures.cpuPercent <= 1 && consumer.bytes > 0 ? "true" : "false"),
+    ]))
+}
+
+private func benchLogLive(rate: Double, goal: Double?) {
+    let name = "live.log_\(Int(rate))hz"
+    guard report.shouldRun(name) else { return }
+    let path = "/tmp/lodestone-bench-log-\(getpid())-\(Int(rate)).csv"
+    defer { unlink(path) }
+    let request = LogRequest(live: LiveRequest(sensors: SensorSelection(simulate: true), distanceFilter: 0),
+                             file: LogSession.Options(path: path, overwrite: true), rate: rate, duration: liveSeconds())
+    var failure: String?
+    let figures = measureLive {
+        do { _ = try LogRecording.run(request, runtime: benchRuntime("log")) } catch { failure = "\(error)" }
+        // The rows written: the file's lines less the header.
+        guard let text = try? Files.readText(path) else { return 0 }
+        return max(0, text.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) } - 1)
+    }
+    if let failure { print("\(name): \(failure)") }
+    var extra: [(String, String)] = [("cpu_percent", fixed(figures.cpuPercent, 3)), ("us_per_row", fixed(figures.microsecondsPerUpdate, 1)),
+                                     ("rows", "\(figures.updates)"), ("seconds", fixed(figures.seconds, 1))]
+    if let goal {
+        extra += [("goal_cpu_percent", plain(goal)), ("ok", failure == nil && figures.cpuPercent <= goal && figures.updates > 0 ? "true" : "false")]
+    }
+    report.add(BenchResult(name: name, nsPerOp: figures.microsecondsPerUpdate * 1000, iterations: figures.updates, extra: extra))
+}
+
+/// Peak resident memory of a real `lodestone serve` (VmHWM), and its CPU from /proc, at 50 Hz with every sink.
+private func benchServeResidentMemory() {
+    guard report.shouldRun("live.serve_rss") else { return }
+    let binary = Environment.value("LODESTONE_BINARY") ?? ".build/release/lodestone"
+    guard access(binary, X_OK) == 0 else {
+        print("live.serve_rss: skipped, no \(binary) (make bench builds it)")
+        return
+    }
+    guard let tcpPort = freeLoopbackPort(), let consumer = LoopbackConsumer(tcpPort: tcpPort) else {
+        print("live.serve_rss: cannot open loopback sockets; skipped")
+        return
+    }
+    let broker = LocalBroker()
+    defer { broker?.stop() }
+    let jsonPath = "/tmp/lodestone-bench-serve-rss-\(getpid()).jsonl"
+    defer { unlink(jsonPath) }
+    let seconds = liveSeconds()
+    var command = "exec '\(binary)' serve --simulate --rate 50 --duration \(plain(seconds)) --nmea tcp://127.0.0.1:\(tcpPort)"
+        + " --signalk udp://127.0.0.1:\(consumer.udpPort) --json \(jsonPath)"
+    if let broker { command += " --mqtt mqtt://127.0.0.1:\(broker.port)" }
+    // A home of its own, so no profile or configuration of this machine's user is read.
+    let home = "/tmp/lodestone-bench-home-\(getpid())"
+    mkdir(home, 0o700)
+    defer { rmdir(home) }
+    guard let pid = spawnShellCommand(command + " >/dev/null 2>&1", environment: [("HOME", home), ("XDG_CONFIG_HOME", home)]) else {
+        consumer.finish()
+        print("live.serve_rss: cannot start \(binary)")
+        return
+    }
+    var peakKB = 0, ticks = 0
+    let started = Clock.monotonic()
+    // Sample /proc until the process ends (its last readable figures are kept).
+    while true {
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid { break }
+        if let text = try? Files.readText("/proc/\(pid)/status"),
+           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+           let kb = Int(line.split(separator: " ").dropFirst().first ?? "") {
+            peakKB = max(peakKB, kb)
+        }
+        if let stat = try? Files.readText("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") {
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            // After the name: state is field 3, utime 14 and stime 15 (1-based over the whole line).
+            if fields.count > 13, let u = Int(fields[11]), let s = Int(fields[12]) { ticks = u + s }
+        }
+        Clock.sleep(seconds: 0.1)
+    }
+    let wall = Clock.monotonic() - started
+    consumer.finish()
+    let cpuPercent = 100 * Double(ticks) / Double(sysconf(Int32(_SC_CLK_TCK))) / wall
+    let megabytes = Double(peakKB) / 1024
+    report.add(BenchResult(name: "live.serve_rss", nsPerOp: .nan, iterations: 0, extra: [
+        ("binary", "\"\(binary)\""), ("peak_rss_mb", fixed(megabytes, 1)), ("cpu_percent", fixed(cpuPercent, 2)),
+        ("seconds", fixed(wall, 1)), ("client_bytes", "\(consumer.bytes)"), ("mqtt", broker == nil ? "false" : "true"),
+        ("goal_rss_mb", "16"), ("ok", peakKB > 0 && megabytes <= 16 ? "true" : "false"),
+    ]))
+}

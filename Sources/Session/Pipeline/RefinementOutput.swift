@@ -1,0 +1,89 @@
+import Calibration
+import Linear
+import Outputs
+import Platform
+
+extension RefinementReport {
+    /// The output formats' view (JSON under "refine").
+    public var summary: RefinementSummary {
+        RefinementSummary(state: state.rawValue, change: profileChange.array, sigma: horizontalUncertainty,
+                          offset: refinedProfileOffset?.array)
+    }
+
+    /// One line for stderr and the dashboard: the state, the change from the profile and its 1σ.
+    public var line: String {
+        let change = "(\(fixed(profileChange.x, 2)), \(fixed(profileChange.y, 2)), \(fixed(profileChange.z, 2))) µT"
+        switch state {
+        case .waitingForReference:
+            return "refine: waiting for a GNSS fix (the WMM's field there is the reference)"
+        case .collecting:
+            return "refine: collecting (turns and circles pin the offset down; a straight leg does not)"
+        case .converged:
+            return "refine: hard-iron offset changed by \(change) from the profile, |Δ| \(fixed(profileChange.norm, 2)) µT, "
+                + "±\(fixed(horizontalUncertainty ?? .nan, 2)) µT (1σ)"
+        case .changeSuspected:
+            let by = suspected.map { fixed(($0 - offset).norm, 1) } ?? "?"
+            return "refine: the calibration seems to have changed by \(by) µT; confirming before it is adopted"
+        }
+    }
+}
+
+/// Says the refinement's progress on stderr: when it converges, suspects a change and adopts one,
+/// never more than once a minute otherwise.
+public struct RefinementNarrator: Sendable {
+    private var lastState: RefinementState?
+    private var lastAdoptions = 0
+    private var lastSaid = -Double.infinity
+
+    public init() {}
+
+    /// The line to say now, if any.
+    public mutating func update(_ report: RefinementReport?, monotonic: Double) -> String? {
+        guard let report else { return nil }
+        defer { lastState = report.state; lastAdoptions = report.adoptions }
+        let news = report.state != lastState || report.adoptions != lastAdoptions
+        guard news || (report.state == .converged && monotonic - lastSaid >= 300) else { return nil }
+        // A state that flickers back and forth is said at most every 10 s.
+        guard monotonic - lastSaid >= 10 || report.adoptions != lastAdoptions else { return nil }
+        lastSaid = monotonic
+        return (report.adoptions != lastAdoptions ? "adopted a changed calibration: " : "") + report.line
+    }
+}
+
+extension HeadingPipeline {
+    /// Saves the refined profile on a clean exit (atomic), keeping the file as it was beside it
+    /// (FILE.previous), when the refinement converged on an offset that differs from the profile's by more
+    /// than its uncertainty. Says what it did.
+    public func saveRefinedProfile(to store: ProfileStore, runtime: Runtime) throws {
+        guard let report = refinementReport else { return }
+        guard report.uncertainty != nil, report.state == .converged else {
+            runtime.say("refine: not converged (\(report.state.rawValue)); the profile was left as it is")
+            return
+        }
+        let sigma = report.horizontalUncertainty ?? 0
+        guard report.profileChange.norm > max(0.1, 2 * sigma), let refined = refinedProfile() else {
+            runtime.say("refine: the profile agrees with the data (within ±\(fixed(sigma, 2)) µT); left as it is")
+            return
+        }
+        try store.saveKeepingPrevious(refined)
+        runtime.say("refine: saved the refined offset to \(abbreviatingHome(store.path, home: runtime.environment.value("HOME")))"
+                    + " (the previous profile is in \(abbreviatingHome(store.previousPath, home: runtime.environment.value("HOME"))))")
+    }
+}
+
+extension ProfileStore {
+    /// Where `saveKeepingPrevious` keeps the file as it was.
+    public var previousPath: String { path + ".previous" }
+
+    /// Saves `profile` like `save(_:)`, first copying the file as it is to FILE.previous (atomically too).
+    public func saveKeepingPrevious(_ profile: CalibrationProfile) throws(ProfileStoreError) {
+        let old: String?
+        do { old = try Files.readTextIfPresent(path) } catch { throw .unreadable(path: path, error.message) }
+        if let old {
+            do { try Files.writeAtomically(previousPath, contents: old) } catch {
+                throw .unwritable(path: previousPath, error.message)
+            }
+        }
+        try save(profile)
+    }
+}
