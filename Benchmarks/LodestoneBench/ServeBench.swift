@@ -237,6 +237,7 @@ func runServeHostileBenchmark() {
         ("rss_growth_kib", String(growth)),
         ("ok", String(largestGap <= 0.25 && (newcomerFirst ?? 99) <= 2 && cpu <= 1 && peak <= 16384)),
     ])
+}
 
 /// Waiting sleeps on the real clock; no signal ever arrives.
 final class SleepingEventSource: ControlEventSource {
