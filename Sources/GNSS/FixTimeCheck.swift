@@ -26,16 +26,24 @@ public struct FixTimeCheck: Sendable {
             }
         }
 
-        public var description: String {
+        /// What is wrong, in a few words (the dashboard's line).
+        public var summary: String {
             switch self {
             case .farFromClock(let offset):
                 let days = abs(offset) / 86_400
                 let amount = days >= 365 ? "\(Int((days / 365.25).rounded())) years" : "\(Int(days.rounded())) days"
-                return "the receiver's time is \(amount) \(offset > 0 ? "ahead of" : "behind") the system clock: "
-                    + "rows keep the system's time (check the receiver, or the system clock if it has never been set)"
+                return "the receiver's time is \(amount) \(offset > 0 ? "ahead of" : "behind") the system clock"
             case .backwards(let by):
-                return "the receiver's time went back \(by < 1 ? "less than a second" : "\(Int(by.rounded())) s"): "
-                    + "rows keep the system's time"
+                return "the receiver's time went back \(by < 1 ? "less than a second" : "\(Int(by.rounded())) s")"
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .farFromClock:
+                return summary + ": rows keep the system's time (check the receiver, or the system clock if it has never been set)"
+            case .backwards:
+                return summary + ": rows keep the system's time"
             }
         }
     }

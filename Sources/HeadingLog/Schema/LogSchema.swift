@@ -94,7 +94,7 @@ public enum LogSchema {
         Column("declination_source", "text", .text(\.declinationSource), "where the declination comes from: wmm, location, manual or none"),
         Column("heading_true_deg", "°", .angle(\.trueHeading), "true heading (magnetic + declination), [0, 360); empty without declination"),
         Column("accuracy_deg", "°", .number(\.accuracy, decimals: 2), "estimated heading accuracy (1σ-like); empty when unknown"),
-        Column("flags", "text", .flags, "conditions joined by '|', e.g. disturbed|tiltHeld; empty when none"),
+        Column("flags", "text", .flags, "conditions joined by '|', e.g. disturbed|tiltHeld, gnssTimeOff (the fix's time is a day or more from the system clock), gnssTimeBackwards; empty when none"),
         Column("gnss_mode", "text", .text(\.gnssMode), "GNSS fix mode: 2d or 3d (no_fix when a receiver reports none); empty without GNSS"),
         Column("lat_deg", "°", .number(\.latitude, decimals: 8), "latitude, north positive"),
         Column("lon_deg", "°", .number(\.longitude, decimals: 8), "longitude, east positive"),
@@ -146,7 +146,6 @@ public enum LogSchema {
         case other
     }
 
-    /// Compares a header line (without its line end) to version 1.
     /// The first columns of the header, as messages show what a log starts with.
     public static var headerStart: String { columns.prefix(4).map(\.name).joined(separator: ",") + ",…" }
 
@@ -164,6 +163,7 @@ public enum LogSchema {
             + "the header has \(fieldCount))"
     }
 
+    /// Compares a header line (without its line end) to version 1.
     public static func match(header line: some Collection<UInt8>) -> HeaderMatch {
         var bytes = Array(line)
         if bytes.last == 13 { bytes.removeLast() }

@@ -29,3 +29,9 @@ struct FixTimes {
         return (fix.time, nil)
     }
 }
+
+/// Has a live session (`log`, `serve`, piped `watch`) say on stderr when a receiver's time cannot
+/// be trusted: once for a time more than a day from the system clock, once for one going backwards.
+func sayFixTimeProblems(_ live: LiveSession, runtime: Runtime) {
+    live.onFixTimeProblem { runtime.say($0) }
+}

@@ -64,6 +64,8 @@ public enum TrackSession {
         let output: BoundedOutput
         var tracker: MovementTracker
         var progress = GNSSProgress()
+        /// The rows' times: the system's when its clock is synchronised or the receiver's is not to be trusted.
+        var times: FixTimes
         private var staleNoted = false
         private var losses = LossReport()
 
@@ -76,6 +78,7 @@ public enum TrackSession {
             tracker = MovementTracker(gate: QualityGate(minimumMode: request.minimumMode,
                                                         maximumHorizontalError: request.maximumHorizontalError),
                                       distanceFilter: request.distanceFilter)
+            times = FixTimes(time: runtime.time)
         }
 
         var turnInterval: Double { 0.05 }
@@ -90,8 +93,11 @@ public enum TrackSession {
             progress.observe(update, source: source, runtime: runtime)
             for received in update.fixes {
                 staleNoted = false
+                // The tracker times the legs by the receiver's clock; the row is stamped by the one to trust.
+                let stamp = times.observe(received.fix, receivedAt: received.receivedAt, say: runtime.say).stamp
                 switch tracker.process(received.fix) {
-                case .report(let report):
+                case .report(var report):
+                    report.fix.time = stamp
                     if !output.write(format.line(report)) { return .finish }
                     if let count = request.count, report.sequence >= count { return .finish }
                 case .rejected(let why):

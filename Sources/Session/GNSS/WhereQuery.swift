@@ -45,7 +45,13 @@ public struct WhereQuery: Sendable {
         let started = time.monotonic()
         while true {
             let now = time.monotonic()
-            if let fix = search.observe(source.take(now: now)) {
+            if var fix = search.observe(source.take(now: now)) {
+                // A receiver's time more than a day from the system clock is said, and not shown.
+                var check = FixTimeCheck()
+                if let problem = check.check(fixTime: fix.time, systemWall: time.wall()) {
+                    runtime.say(problem.summary + ": the system's time is shown")
+                    fix.time = time.wall()
+                }
                 let units = self.units ?? runtime.environment.units
                 let point = fix.lat.flatMap { lat in fix.lon.flatMap { try? GeoPoint(latitude: lat, longitude: $0) } }
                 let places = nearbySearch(runtime: runtime)

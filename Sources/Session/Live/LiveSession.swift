@@ -80,6 +80,13 @@ public final class LiveSession {
     private var regionEventHandlers: [(RegionEvent, String) -> Void] = []
     /// Told each sample after the pipeline has run it, with the estimate it made (`onSample(_:)`).
     private var sampleHandlers: [(MagnetometerSample, HeadingEstimate?) -> Void] = []
+    /// The fixes' times against the system clock: what stamps them, and what is wrong with them.
+    private var fixTimes: FixTimes
+    /// What is wrong with the newest fix's time (more than a day from the system clock, or going
+    /// backwards), nil when it can be trusted; the log rows that carry the fix are flagged with it.
+    public private(set) var fixTimeProblem: FixTimeCheck.Problem?
+    /// Told, once for each kind, when a fix's time cannot be trusted (`onFixTimeProblem(_:)`).
+    private var fixTimeHandlers: [(String) -> Void] = []
 
     public init(reader: MagnetometerReader, pipeline: HeadingPipeline, gnss: (any GNSSSource)?, time: any TimeSource,
                 distanceFilter: Double, learnsDeviation: Bool, simulated: Bool, regions: [Region] = []) {
@@ -89,6 +96,7 @@ public final class LiveSession {
         self.gnss = gnss
         self.time = time
         fixStage = FixStage(distanceFilter: distanceFilter, learnsDeviation: learnsDeviation, regions: regions)
+        fixTimes = FixTimes(time: time)
         gnss?.start()
     }
 
@@ -144,6 +152,13 @@ public final class LiveSession {
         sampleHandlers.append(handler)
     }
 
+    /// Adds a handler told, once for each kind of problem, that the receiver's time cannot be
+    /// trusted (`FixTimeCheck`): the piped `watch`, `log` and `serve` say it on stderr; the
+    /// dashboard shows `fixTimeProblem` instead.
+    public func onFixTimeProblem(_ handler: @escaping (String) -> Void) {
+        fixTimeHandlers.append(handler)
+    }
+
     /// Runs one sample through the pipeline and the sample handlers.
     private func process(_ sample: MagnetometerSample) -> HeadingEstimate? {
         let estimate = pipeline.process(sample)
@@ -181,17 +196,29 @@ public final class LiveSession {
     /// Runs each new fix of `update` through the per-fix stage and applies what it says: the
     /// declination's position, the ground-track motion and the course observation to the pipeline,
     /// the movement report and region events to the session's lists (and the region handlers).
+    /// Each fix's time is checked against the system clock first (`FixTimes`): the fix kept as the
+    /// newest carries the time to stamp outputs with (the system's when its clock is synchronised
+    /// or the receiver's time is not to be trusted); the per-fix stage keeps the receiver's own,
+    /// whose differences time the ground track best.
     @discardableResult
     public func apply(_ update: GNSSUpdate) -> [FixOutcome] {
         gnssState = update.state
         var outcomes: [FixOutcome] = []
         for received in update.fixes {
-            latestFix = received
+            let handlers = fixTimeHandlers
+            let observed = fixTimes.observe(received.fix, receivedAt: received.receivedAt) { text in
+                for handler in handlers { handler(text) }
+            }
+            var stamped = received
+            stamped.fix.time = observed.stamp
+            latestFix = stamped
+            fixTimeProblem = observed.problem
             let outcome = fixStage.process(received)
             apply(outcome)
             outcomes.append(outcome)
         }
-        if update.latestIsStale, let latest = update.latest { latestFix = latest }
+        // A stale fix already taken keeps its stamped time.
+        if update.latestIsStale, let latest = update.latest, latest.receivedAt != latestFix?.receivedAt { latestFix = latest }
         return outcomes
     }
 
@@ -249,6 +276,8 @@ public final class LiveSession {
             row.speed = fix.speed
             row.course = fix.course
             row.horizontalError = fix.horizontalError
+            // A row carrying a fix whose time cannot be trusted says so (gnssTimeOff, gnssTimeBackwards).
+            if let problem = fixTimeProblem { row.flags.append(problem.flag) }
             if fix != lastLoggedFix {
                 // The leg follows the movement rules: the distance is what the odometer counted
                 // (movement, not jitter), the bearing the leg's direction (none while stationary).

@@ -34,6 +34,7 @@ public enum LogRecording {
         for note in session.notes { runtime.say(note) }
         runtime.say("writing \(session.currentPath) at \(plain(request.rate)) rows/s (Ctrl-C or SIGTERM stops)")
         sayRegionEvents(live, runtime: runtime, language: .en, units: runtime.environment.units)
+        sayFixTimeProblems(live, runtime: runtime)
         // One row per update slot with a new sample (slot k at start + k/rate), the log's flush and
         // sync cadence at every turn, each change of the sensor's state said once.
         let loop = LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: request.rate, duration: request.duration)

@@ -133,6 +133,7 @@ public enum WatchSession {
             status = .success
         } else {
             sayRegionEvents(live, runtime: runtime, language: request.language ?? .en, units: units)
+            sayFixTimeProblems(live, runtime: runtime)
             let output = runtime.streamingOutput()
             let lines = StreamedLines(output: output, runtime: runtime, json: request.json, language: request.language ?? .en,
                                       once: request.once ? request.onceTimeout : nil)

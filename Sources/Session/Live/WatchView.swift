@@ -106,6 +106,8 @@ final class WatchView {
             shown.relativeBearing = live.pipeline.estimate?.trueHeading.flatMap { h in g.bearing.map { relativeAngle($0 - h) } }
             state.reports.append("→ " + formatGuidance(shown, to: guide.destination.name, language: language, units: units))
         }
+        // A receiver's time that cannot be trusted (the piped commands say it on stderr).
+        if let problem = live.fixTimeProblem { state.reports.append(problem.summary + " (rows keep the system's time)") }
         // The newest region event (--region) while there is no other notice.
         if notice.isEmpty, let last = live.regionEvents.last {
             state.notice = formatRegionEvent(last.event.kind, region: last.name, distance: last.event.distance,

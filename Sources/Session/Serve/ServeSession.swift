@@ -94,6 +94,7 @@ public enum ServeSession {
         defer { for s in sinks { s.close() } }
         for s in sinks { runtime.say("publishing " + s.label) }
         sayRegionEvents(live, runtime: runtime, language: .en, units: runtime.environment.units)
+        sayFixTimeProblems(live, runtime: runtime)
         publishRegionEvents(live, to: sinks, time: runtime.time)
         let publisher = Publisher(sinks: sinks, runtime: runtime)
         try LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: request.rate, duration: request.duration).run([publisher])
