@@ -133,10 +133,12 @@ extension Files {
     /// Opens a file for appending (`O_APPEND`, close-on-exec; `readable` adds reading, which a log
     /// needs to check its header). In a sticky folder writable by everyone (`isSharedFolder`, such as
     /// /tmp) a name that is a symbolic link is refused (`linkRefused`), never followed; `createNew`
-    /// never follows one anywhere.
+    /// never follows one anywhere. `nonBlocking` opens with `O_NONBLOCK` (and leaves it set), so a
+    /// FIFO without a reader fails at once with ENXIO instead of holding the caller in `open`.
     public static func openForAppend(_ path: String, mode appendMode: AppendMode = .createOrAppend, readable: Bool = false,
+                                     nonBlocking: Bool = false,
                                      calls: any FileSystemCalls = SystemFileCalls()) throws(FileError) -> Int32 {
-        var flags = (readable ? O_RDWR : O_WRONLY) | O_APPEND | O_CLOEXEC
+        var flags = (readable ? O_RDWR : O_WRONLY) | O_APPEND | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)
         switch appendMode {
         case .createOrAppend: flags |= O_CREAT
         case .createNew: flags |= O_CREAT | O_EXCL | O_NOFOLLOW

@@ -144,4 +144,60 @@ struct PlantedLinkTests {
         #expect(readFile(empty) == "")
     }
 
+
+    @Test func calibrateWizardOutput() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        plant(dir + "/wizard.json")
+        let h = try SessionHarness("planted-wizard", deadline: 1200)
+        #expect(try runCalibrationWizard(WizardRequest(sensors: SensorSelection(simulate: true), output: dir + "/wizard.json"),
+                                         runtime: h.runtime("calibrate")) == .success)
+        victimIsIntact()
+        #expect(isRegularFile(dir + "/wizard.json") && readFile(dir + "/wizard.json")?.contains("offset") == true)
+    }
+
+    @Test func calibrateRecordRefusesALinkAtItsNewFile() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(symlink(victim, dir + "/raw.csv") == 0)
+        let h = try SessionHarness("planted-record")
+        #expect(throws: RecordError.self) {
+            try recordRawSamples(RecordRequest(sensors: SensorSelection(simulate: true), path: dir + "/raw.csv", duration: 1),
+                                 runtime: h.runtime("calibrate"))
+        }
+        victimIsIntact()
+        #expect(Files.isLink(dir + "/raw.csv"), "the link is left as it was")
+    }
+
+    @Test func aRefinedProfileSaveKeepsThePreviousFileWithoutFollowingLinks() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try ProfileStore(path: dir + "/calibration.json", configFolder: nil)
+        func profile(_ x: Double) -> CalibrationProfile {
+            CalibrationProfile(sensor: SensorIdentity(chip: "qmc5883l"), offset: Vector3(x, 0, 0), matrix: .identity, fieldStrength: 50,
+                               residualPercent: 1.3, model: .full, created: "2026-11-29T10:00:00.000Z", unit: "uT")
+        }
+        try store.save(profile(10))
+        let before = readFile(dir + "/calibration.json")
+        plant(dir + "/calibration.json", target: false)
+        plant(store.previousPath)
+        try store.saveKeepingPrevious(profile(12.5))
+        victimIsIntact()
+        #expect(isRegularFile(store.previousPath) && readFile(store.previousPath) == before, "FILE.previous is the file as it was")
+        #expect(isRegularFile(dir + "/calibration.json") && readFile(dir + "/calibration.json")?.contains("12.5") == true)
+    }
+
+    @Test func serveJSONFileInASharedFolderRefusesALink() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(symlink(victim, dir + "/serve.jsonl") == 0)
+        do {
+            _ = try JSONLinesSink(path: dir + "/serve.jsonl", label: "JSON lines to serve.jsonl")
+            Issue.record("a link in a shared folder was followed")
+        } catch {
+            #expect(error.message.contains("symbolic link"), "\(error.message)")
+            #expect(error.exitCode == .ioError)
+        }
+        victimIsIntact()
+        // A name of its own is created and written.
+        let sink = try JSONLinesSink(path: dir + "/own.jsonl", label: "JSON lines to own.jsonl")
+        sink.close()
+        #expect(isRegularFile(dir + "/own.jsonl"))
+    }
 }

@@ -38,7 +38,7 @@ public func recordRawSamples(_ request: RecordRequest, runtime: Runtime) throws 
     let count = try recordCalibrationSamples(sensor: sensor, path: request.path, duration: request.duration, inbox: inbox,
                                              runtime: runtime)
     runtime.say("recorded \(count) samples from the \(sensor.source.info.chip.displayName)"
-                + (request.sensors.simulate ? " (simulated)" : "") + " to \(request.path)")
+                + (request.sensors.simulate ? " (simulated)" : "") + " to \(sanitize(request.path))")
     guard count > 0 else { throw RecordError.noSamples(request.path) }
     return .success
 }
@@ -75,12 +75,13 @@ func recordCalibrationSamples(sensor: CalibrationSensor, path: String, duration:
         if now - lastSync >= 1 { fsync(fd); lastSync = now }
         if showProgress, now - lastProgress >= 0.5 {
             lastProgress = now
-            runtime.diagnostics.write("\rrecording to \(path): \(count) samples, " + fixed(sample.monotonic - start, 1)
+            runtime.diagnostics.write("\rrecording to \(sanitize(path)): \(count) samples, " + fixed(sample.monotonic - start, 1)
                                       + " s (Ctrl-C stops)\u{1B}[K")
         }
     }
-    fsync(fd)
     if showProgress { runtime.diagnostics.write("\r\u{1B}[K") }
+    // The last rows on disk, or a failure to say (a full or vanished disk is exit 74, never a silent 0).
+    guard fsync(fd) == 0 || errno == EINVAL else { throw FileError.sync(path: path, .current) }
     return count
 }
 

@@ -188,7 +188,7 @@ public func runCalibrationWizard(_ request: WizardRequest, runtime: Runtime) thr
         out.write("saved the heading offset\n")
     }
     out.write("done: 'lodestone watch" + (selection.simulate ? " --simulate" : "")
-              + (output.map { " --calibration \($0)" } ?? "") + "' now uses this calibration\n")
+              + (output.map { " --calibration " + sanitize($0) } ?? "") + "' now uses this calibration\n")
     return .success
 }
 

@@ -171,17 +171,15 @@ public final class JSONLinesSink: ServeSink {
     public func close() {}
 }
 
-/// Opens `path` for appending without ever blocking: created if missing (0644), O_NONBLOCK so a
-/// FIFO without a reader does not hold the caller in `open`. Returns nil for a FIFO that has no
-/// reader now (ENXIO).
+/// Opens `path` for appending without ever blocking, through the file layer
+/// (`Files.openForAppend`): created if missing (0644), O_NONBLOCK so a FIFO without a reader does
+/// not hold the caller in `open`, a symbolic link refused in a shared folder. Returns nil for a
+/// FIFO that has no reader now (ENXIO).
 func openForAppending(_ path: String) throws(ServeError) -> Int32? {
-    // In a shared folder (sticky, writable by all, like /tmp) a planted link is not followed.
-    let shared = Files.isSharedFolder(Files.parentFolder(of: path)) ? O_NOFOLLOW : 0
-    let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK | shared, 0o644)
-    if fd < 0 {
-        let e = errno
-        if e == ENXIO { return nil }
-        throw .file(path, errno: e)
+    do {
+        return try Files.openForAppend(path, nonBlocking: true)
+    } catch {
+        if case .open(_, let e) = error, e == Errno(ENXIO) { return nil }
+        throw .unwritable(error)
     }
-    return fd
 }

@@ -173,6 +173,8 @@ public enum ServeError: UserFacingError, Equatable {
     case unreadable(String, FileError)
     /// A file serve needs is not what it should be.
     case badFile(String)
+    /// A file serve writes (`--json FILE`) cannot be opened: why (a link refused in a shared folder, …).
+    case unwritable(FileError)
 
     public var message: String {
         switch self {
@@ -191,13 +193,15 @@ public enum ServeError: UserFacingError, Equatable {
             return "cannot read \(what): " + error.message
         case .badFile(let text):
             return text
+        case .unwritable(let error):
+            return error.message
         }
     }
 
     public var exitCode: ExitCode {
         switch self {
         case .portInUse, .unknownHost, .socket, .mqtt: return .unavailable
-        case .file, .unreadable: return .ioError
+        case .file, .unreadable, .unwritable: return .ioError
         case .badFile: return .dataError
         }
     }
