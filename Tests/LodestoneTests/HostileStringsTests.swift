@@ -46,6 +46,43 @@ struct HostileStringsTests {
         assertClean(svg, "analyze of a missing file with an escape in its name")
     }
 
+    /// Every command that names a file in its messages, with a file whose name holds the escapes,
+    /// and the environment values that reach a message (the home folder, units, terminal, locale):
+    /// no ESC or BEL on either stream.
+    @Test func noCommandPassesAnEscapeFromAPathOrTheEnvironmentToTheTerminal() throws {
+        let dir = try makeTemporaryFolder("hostile-all"); defer { try? FileManager.default.removeItem(at: dir) }
+        let home = dir.path + "/home" + Self.escape
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let env = ["HOME": home, "XDG_CONFIG_HOME": home + "/.config", "GPSD_UNITS": "furlongs" + Self.escape,
+                   "TERM": "xterm" + Self.escape, "LANG": "en_US" + Self.escape, "LC_ALL": "C" + Self.escape]
+        let p = dir.path + "/f" + Self.escape
+        let runs: [(String, [String])] = [
+            ("log", ["log", "--simulate", "--no-gnss", "--output", p + ".csv", "--duration", "0.5"]),
+            ("analyze --svg --gpx", ["analyze", p + ".csv", "--svg", p + ".svg", "--gpx", p + ".gpx"]),
+            ("analyze --json", ["analyze", p + ".csv", "--json", "--svg", p + "2.svg"]),
+            ("calibrate --record", ["calibrate", "--simulate", "--record", p + "-raw.csv", "--duration", "1", "--sim-speed", "20"]),
+            ("calibrate --record again", ["calibrate", "--simulate", "--record", p + "-raw.csv", "--duration", "1"]),
+            ("calibrate --from-file", ["calibrate", "--from-file", p + "-raw.csv", "--output", p + ".json", "--force"]),
+            ("calibrate --simulate --output", ["calibrate", "--simulate", "--output", p + "-wizard.json", "--sim-speed", "50"]),
+            ("watch --calibration", ["watch", "--simulate", "--once", "--calibration", p + ".json"]),
+            ("watch --log", ["watch", "--simulate", "--no-gnss", "--once", "--log", p + "-watch.csv"]),
+            ("serve --json", ["serve", "--simulate", "--no-gnss", "--json", p + ".jsonl", "--duration", "0.5"]),
+            ("heading --from-file", ["heading", "--from-file", p + "-raw.csv"]),
+            ("track", ["track", "--simulate", "--duration", "1.5"]),
+            ("places add", ["places", "add", "home" + Self.escape, "--lat", "-33.87", "--lon", "151.21"]),
+            ("places list", ["places", "list"]),
+            ("regions", ["regions", "--simulate", "--duration", "1.5"]),
+            ("log into a folder that is not there", ["log", "--simulate", "--no-gnss", "--output", p + "/none/x.csv", "--duration", "0.3"]),
+        ]
+        for (what, arguments) in runs {
+            let r = try runLodestone(arguments, timeout: 60, environment: env)
+            #expect(!r.timedOut, "\(what) timed out")
+            assertClean(r, what)
+        }
+        #expect(FileManager.default.fileExists(atPath: p + ".csv") && FileManager.default.fileExists(atPath: p + ".svg"),
+                "the commands ran: their files are there")
+    }
+
     /// A password file's line, which no message may repeat.
     static let secret = "root:$6$Zq9Xhidden.hash/value$abcdefghijklmnop:19700:0:99999:7:::"
 
