@@ -121,5 +121,16 @@ struct HostileStringsTests {
         let p = try runLodestone(["places", "list"], timeout: 20, environment: ["XDG_CONFIG_HOME": config])
         #expect(p.status == 65, "\(p.stderr)")
         #expect(!p.timedOut)
+
+        // "-" is the exception: the profile comes on standard input (and is never saved back as a file "-").
+        let profile = dir.path + "/simulated.json"
+        let made = try runLodestone(["calibrate", "--simulate", "--output", profile, "--sim-speed", "50"], timeout: 60)
+        try #require(made.status == 0, "\(made.stderr)")
+        let piped = try runLodestone(["watch", "--simulate", "--once", "--no-gnss", "--calibration", "-"],
+                                     stdin: try String(contentsOfFile: profile, encoding: .utf8), timeout: 20)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stderr.contains("calibration: -"), "\(piped.stderr)")
+        #expect(piped.stdout.contains("°"), "\(piped.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/-"))
     }
 }

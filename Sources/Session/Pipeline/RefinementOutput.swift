@@ -77,6 +77,7 @@ extension ProfileStore {
 
     /// Saves `profile` like `save(_:)`, first copying the file as it is to FILE.previous (atomically too).
     public func saveKeepingPrevious(_ profile: CalibrationProfile) throws(ProfileStoreError) {
+        try refuseStandardInput()
         let old: String?
         do { old = try Files.readTextIfPresent(path) } catch { throw .unreadable(path: path, error.message) }
         if let old {

@@ -43,7 +43,8 @@ public func loadProfile(for info: SensorInfo, explicitPath: String?, simulated: 
     }
     let shown = abbreviatingHome(store.path, home: home)
     if let explicitPath {
-        guard Files.exists(explicitPath) else {
+        // "-": the profile comes on standard input.
+        guard explicitPath == "-" || Files.exists(explicitPath) else {
             throw ProfileStoreError.unreadable(path: explicitPath, "no such file; check the path given to --calibration")
         }
         let file = try store.loadAll()

@@ -65,11 +65,24 @@ public struct ProfileStore: Sendable {
     /// Adds or replaces the sensor's profile and writes the file atomically. A corrupt existing file
     /// is never overwritten silently.
     public func save(_ profile: CalibrationProfile) throws(ProfileStoreError) {
+        try refuseStandardInput()
         var file = try loadAll()
         file.upsert(profile)
         do { try Files.saveCreatingFolders(path, contents: file.serialized()) } catch {
             throw .unwritable(path: path, error.message)
         }
+    }
+}
+
+extension ProfileStore {
+    /// True when the profile is read from standard input (`--calibration -`).
+    public var isStandardInput: Bool { path == "-" }
+
+    /// A profile read from standard input has no file to be saved back to (a learned deviation card,
+    /// a refined offset): refused, rather than a file named "-" made in the current folder.
+    public func refuseStandardInput() throws(ProfileStoreError) {
+        guard isStandardInput else { return }
+        throw .unwritable(path: "standard input", "a profile read from standard input cannot be saved back; give --calibration FILE")
     }
 }
 
