@@ -126,5 +126,5 @@ enum CalibrationFileOption {
     static let calibration = Option(
         "calibration", value: "FILE",
         help: "calibration profile to apply (default: the sensor's profile in $XDG_CONFIG_HOME/lodestone/calibration.json, "
-            + "else ~/.config/lodestone/calibration.json; made by 'lodestone calibrate')")
+            + "else ~/.config/lodestone/calibration.json; made by 'lodestone calibrate'); - reads it from standard input")
 }
