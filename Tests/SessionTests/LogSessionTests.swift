@@ -131,4 +131,42 @@ struct LogIntoAFIFOTests {
         }
         #expect(h.clock.now() < 60, "ended at the first failed write: \(h.clock.now()) s")
     }
+    @Test("a FIFO whose reader stops reading loses whole rows, said on stderr; the log runs on to its end")
+    func stalledReader() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let h = try SessionHarness("log-fifo-stalled")
+        let path = h.path("rows.fifo")
+        #expect(mkfifo(path, 0o600) == 0)
+        // A reader that holds the FIFO open and reads nothing until the log has ended.
+        let reader = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        // 600 s at 10 Hz is some 150 KB of rows: beyond the pipe's 64 KiB and an 8 KiB queue, most are lost.
+        let request = LogRequest(live: LiveRequest(sensors: SensorSelection(simulate: true), gnss: .none, distanceFilter: 0),
+                                 file: .init(path: path, streamLimit: 8192), rate: 10, duration: 600)
+        #expect(try LogRecording.run(request, runtime: h.runtime("log")) == .success)
+        #expect(h.clock.now() >= 600 && h.clock.now() < 610, "the log ran to its end, never held: \(h.clock.now()) s")
+        let said = h.diagnostics.text
+        #expect(said.contains("is not read fast enough: "), "\(said)")
+        #expect(said.contains(" rows lost so far"), "\(said)")
+        // What the reader finds is the header and whole rows (a last row cut by the end may follow).
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = read(reader, &chunk, chunk.count)
+            if n <= 0 { break }
+            bytes += chunk[..<n]
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        var lines = text.components(separatedBy: "\n")
+        lines.removeLast()   // after the last newline: empty, or a row the end cut
+        #expect(lines.first == LogSchema.header)
+        #expect(lines.count > 100, "\(lines.count) lines")
+        let columns = LogSchema.header.split(separator: ",", omittingEmptySubsequences: false).count
+        #expect(lines.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == columns })
+        // Rows lost plus rows the reader got: every update of the run is one or the other.
+        let lost = said.components(separatedBy: " rows lost so far").dropLast().last
+            .flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+        #expect(lost + lines.count - 1 >= 5900, "\(lost) lost, \(lines.count - 1) read")
+    }
 }

@@ -19,8 +19,15 @@ final class LogFile {
     /// How many of `LogSchema.columns` the rows of this file have: all, unless it is an existing
     /// file written before the later columns were appended (it keeps its own layout).
     private(set) var columnCount = LogSchema.fieldCount
+    /// For a pipe, a FIFO, a terminal or a device: the rows go out without ever holding the caller,
+    /// through a bounded queue of whole rows; a reader that does not keep up loses whole rows
+    /// (`droppedRows`), never a part of one. Nil for a regular file, which is written directly.
+    private var stream: BoundedOutput?
+    /// Rows lost because the reader of a pipe or FIFO did not keep up.
+    private(set) var droppedRows = 0
 
-    init(path: String, header: [UInt8], overwrite: Bool) throws(LogError) {
+    /// `streamLimit`: for a pipe or FIFO, the bytes of whole rows queued for a reader that is behind.
+    init(path: String, header: [UInt8], overwrite: Bool, streamLimit: Int) throws(LogError) {
         self.path = path
         let existed = Files.exists(path)
         // A pipe, a FIFO or a device ("-" is standard output) is opened for writing only: opened
@@ -56,6 +63,10 @@ final class LogFile {
         }
         isRegular = (st.st_mode & S_IFMT) == S_IFREG
         size = isRegular ? Int(st.st_size) : 0
+        if !isRegular {
+            stream = BoundedOutput(DescriptorChannel(fd: fd, name: path == "-" ? "standard output" : path),
+                                   limit: streamLimit)
+        }
         do throws(LogError) {
             if isRegular {
                 if flock(fd, LOCK_EX | LOCK_NB) != 0 {
@@ -81,8 +92,21 @@ final class LogFile {
     deinit { if fd >= 0 { Glibc.close(fd) } }
 
     /// Appends bytes that are whole rows. On failure the file is cut back to its last whole row.
+    /// To a pipe or FIFO the rows are queued whole, or lost whole when the reader has not taken
+    /// the queue (`droppedRows`); this never waits.
     func write(_ bytes: [UInt8]) throws(LogError) {
         guard !bytes.isEmpty else { return }
+        if let stream {
+            let lost = stream.dropped
+            stream.write(bytes: bytes)
+            try checkStream()
+            if stream.dropped > lost {
+                droppedRows += bytes.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+            } else {
+                size += bytes.count
+            }
+            return
+        }
         var offset = 0
         let failure: Errno? = bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return nil }
@@ -104,6 +128,18 @@ final class LogFile {
         size += bytes.count
     }
 
+    /// Sends what a pipe or FIFO takes now of the queued rows (each turn of the loop).
+    func pump() throws(LogError) {
+        guard let stream else { return }
+        stream.flush()
+        try checkStream()
+    }
+
+    /// A stream's reader gone (EPIPE) or its write failed: the log cannot go on.
+    private func checkStream() throws(LogError) {
+        if let e = stream?.failure { throw .writeFailed(path: path, Errno(e), keptRows: true) }
+    }
+
     /// Forces written rows to the disk (fdatasync).
     func sync() throws(LogError) {
         guard fd >= 0, isRegular else { return }
@@ -113,7 +149,14 @@ final class LogFile {
     /// Syncs and closes; later calls do nothing.
     func close() throws(LogError) {
         guard fd >= 0 else { return }
-        defer { Glibc.close(fd); fd = -1 }
+        defer { stream = nil; Glibc.close(fd); fd = -1 }
+        // A stream's queued rows get half a second to go while its reader takes nothing.
+        if let stream {
+            stream.finish(waiting: 0.5)
+            try checkStream()
+            // Rows still queued (a row part-sent among them) never reached the reader whole.
+            droppedRows += stream.queued.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+        }
         try sync()
     }
 

@@ -2,7 +2,9 @@ import Platform
 
 /// Writes rows to a CSV log so that a kill or a power cut costs at most about the last second and
 /// never leaves a broken row: rows are buffered whole, written with one `write` per flush, flushed
-/// at least every `flushInterval` and synced to disk every `fsyncInterval`.
+/// at least every `flushInterval` and synced to disk every `fsyncInterval`. To a pipe or FIFO the
+/// rows never wait for the reader: they queue whole up to `streamLimit`, and a reader that falls
+/// further behind loses whole rows (`droppedRows`).
 ///
 /// ```swift
 /// let log = try LogSession(.init(path: "heading.csv"))
@@ -25,15 +27,19 @@ public final class LogSession {
         public var rotation: LogRotation
         /// Buffered bytes that force a write before the interval ends.
         public var bufferLimit: Int
+        /// To a pipe or FIFO: the bytes of whole rows queued for a reader that is behind, beyond
+        /// which new rows are lost (counted) rather than waited for. 1 MiB: about 40 s at 100 Hz.
+        public var streamLimit: Int
 
         public init(path: String, overwrite: Bool = false, fsyncInterval: Double = 1, flushInterval: Double = 0.5,
-                    rotation: LogRotation = .none, bufferLimit: Int = 1 << 16) {
+                    rotation: LogRotation = .none, bufferLimit: Int = 1 << 16, streamLimit: Int = 1 << 20) {
             self.path = path
             self.overwrite = overwrite
             self.fsyncInterval = fsyncInterval
             self.flushInterval = flushInterval
             self.rotation = rotation
             self.bufferLimit = bufferLimit
+            self.streamLimit = streamLimit
         }
     }
 
@@ -44,6 +50,8 @@ public final class LogSession {
     public private(set) var rowsWritten = 0
     /// Things worth telling the user, e.g. an incomplete row dropped from the end of the file.
     public private(set) var notes: [String] = []
+    /// Rows lost because the reader of a pipe or FIFO did not keep up (a regular file loses none).
+    public private(set) var droppedRows = 0
 
     private var file: LogFile?
     private var buffer: [UInt8] = []
@@ -112,6 +120,7 @@ public final class LogSession {
     /// Writes and syncs when their intervals have passed. Call it regularly when no rows come.
     public func tick() throws(LogError) {
         let t = now()
+        try file?.pump()
         if t - lastFlush >= min(1, options.flushInterval) { try flush() }
         if t - lastSync >= options.fsyncInterval {
             try flush()
@@ -128,8 +137,9 @@ public final class LogSession {
             buffer.removeAll(keepingCapacity: true)
             bufferedRows = 0
         }
+        let lost = file.droppedRows
         try file.write(buffer)
-        rowsWritten += bufferedRows
+        if file.droppedRows > lost { droppedRows += file.droppedRows - lost } else { rowsWritten += bufferedRows }
     }
 
     /// Writes, syncs and closes the file. Appending afterwards is an error-free no-op.
@@ -137,15 +147,24 @@ public final class LogSession {
         guard !closed else { return }
         closed = true
         try flush()
-        try file?.close()
+        if let file { try closeFile(file) }
         file = nil
+    }
+
+    /// Closes a file; rows still queued for a pipe's reader then count as lost, not written.
+    private func closeFile(_ f: LogFile) throws(LogError) {
+        let lost = f.droppedRows
+        try f.close()
+        let unsent = f.droppedRows - lost
+        droppedRows += unsent
+        rowsWritten -= unsent
     }
 
     // MARK: Files and rotation
 
     private func openFile(_ path: String) throws(LogError) {
         let overwrite = options.overwrite && !opened.contains(path)
-        let f = try LogFile(path: path, header: LogSchema.headerLine, overwrite: overwrite)
+        let f = try LogFile(path: path, header: LogSchema.headerLine, overwrite: overwrite, streamLimit: options.streamLimit)
         opened.insert(path)
         if f.droppedBytes > 0 {
             notes.append("\(path): removed an incomplete last row (\(f.droppedBytes) bytes) left by an earlier run")
@@ -163,7 +182,7 @@ public final class LogSession {
             let day = TimeText.floorDivide(ms, 86_400_000).0
             guard day != fileDay else { return }
             try flush()
-            try f.close()
+            try closeFile(f)
             fileDay = day
             try openFile(LogRotation.datedPath(options.path, day: day))
         case .size(let limit):
@@ -175,7 +194,7 @@ public final class LogSession {
 
     private func rotate() throws(LogError) {
         try flush()
-        try file?.close()
+        if let file { try closeFile(file) }
         fileIndex += 1
         try openFile(LogRotation.numberedPath(options.path, fileIndex))
     }

@@ -38,16 +38,25 @@ public struct LossReport: Sendable {
 
 /// The log rows of a live loop (`log`, `watch --log`): one row per fresh update, at most one every
 /// `minimumInterval` seconds of sample time, and the log's flush and fsync cadence at every turn.
+/// A pipe or FIFO whose reader does not keep up loses whole rows, said on stderr at most every 10 s
+/// and in total at the end; the loop never waits for it.
 final class LogRows: LiveConsumer {
     let session: LogSession
     let live: LiveSession
     let minimumInterval: Double
+    let runtime: Runtime
     private var lastLogged = -Double.infinity
+    private var losses = LossReport()
 
-    init(_ session: LogSession, live: LiveSession, minimumInterval: Double = 0) {
+    init(_ session: LogSession, live: LiveSession, runtime: Runtime, minimumInterval: Double = 0) {
         self.session = session
         self.live = live
+        self.runtime = runtime
         self.minimumInterval = minimumInterval
+    }
+
+    private func say(lost: Int) {
+        runtime.say("\(sanitize(session.currentPath)) is not read fast enough: \(lost) rows lost so far")
     }
 
     func update(_ update: LiveUpdate, loop: LiveLoop) throws -> LiveStep {
@@ -61,7 +70,14 @@ final class LogRows: LiveConsumer {
 
     func turn(_ loop: LiveLoop, now: Double) throws -> LiveStep {
         try session.tick()
+        losses.check(now: now, lost: session.droppedRows) { say(lost: $0) }
         return .proceed
+    }
+
+    func finish(_ end: LiveEnd?, loop: LiveLoop) throws {
+        // The last rows, whole (a pipe's reader gets half a second to take them), then the total lost.
+        try session.close()
+        losses.final(lost: session.droppedRows) { say(lost: $0) }
     }
 }
 

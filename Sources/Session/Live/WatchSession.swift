@@ -101,7 +101,7 @@ public enum WatchSession {
         if let log {
             // One row per shown line piped; at most `WatchView.logRate` rows a second on the dashboard.
             let dashboard = runtime.terminal != nil && !dumb && !request.json && !request.once
-            consumers.append(LogRows(log, live: live, minimumInterval: dashboard ? 1 / WatchView.logRate : 0))
+            consumers.append(LogRows(log, live: live, runtime: runtime, minimumInterval: dashboard ? 1 / WatchView.logRate : 0))
         }
         if let terminal = runtime.terminal, !dumb, !request.json {
             if request.once {

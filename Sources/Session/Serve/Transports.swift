@@ -1,3 +1,5 @@
+import Platform
+
 /// A TCP server that hands every message to each connected client, each with its own bounded
 /// queue, nothing ever waited for. A client that stops reading loses messages (counted), never
 /// stalls the others; one that hangs up is forgotten. At most `maximumClients` at once

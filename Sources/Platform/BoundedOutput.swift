@@ -1,5 +1,4 @@
 import Glibc
-import Platform
 
 /// One consumer of whole messages (lines, rows, JSON objects) that never holds the live loop: each
 /// message goes into a bounded queue whole or, when the queue is full, is lost and counted; the
@@ -39,13 +38,20 @@ public final class BoundedOutput: TextOutput {
     public var failed: Bool { failure != nil && failure != EPIPE }
     /// Bytes waiting.
     public var queuedBytes: Int { queue.count }
+    /// The bytes waiting, front first.
+    public var queued: ArraySlice<UInt8> { queue.front }
 
     /// Queues the whole text (or counts it lost) and sends what goes now. False once the channel has
     /// failed for good (a lost message is not a failure).
     @discardableResult
-    public func write(_ text: String) -> Bool {
+    public func write(_ text: String) -> Bool { write(bytes: Array(text.utf8)) }
+
+    /// Queues the whole message (bytes; or counts it lost) and sends what goes now. False once the
+    /// channel has failed for good.
+    @discardableResult
+    public func write(bytes: [UInt8]) -> Bool {
         guard failure == nil else { dropped += 1; return false }
-        if queue.push(Array(text.utf8)) { accepted += 1 } else { dropped += 1 }
+        if queue.push(bytes) { accepted += 1 } else { dropped += 1 }
         flush()
         return failure == nil
     }
