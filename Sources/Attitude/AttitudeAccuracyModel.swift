@@ -164,6 +164,19 @@ public struct AttitudeAccuracyModel: Sendable {
                                        rollResidual: Double, pitchResidual: Double,
                                        rollLean leanX: Double, pitchLean leanY: Double, averagingGain: Double,
                                        dt: Double, settings: AttitudeSettings) {
+        tiltCorrected(gain: gain, biasGain: biasGain, noiseVariance: noiseVariance,
+                      rollResidual: rollResidual, pitchResidual: pitchResidual, rollLean: leanX, pitchLean: leanY,
+                      averagingGain: averagingGain, slowGain: lowPassGain(dt: dt, tau: settings.magneticTimeConstant),
+                      tiltNoiseSquare: settings.tiltNoiseDegrees * settings.tiltNoiseDegrees)
+    }
+
+    /// The same, with the gain over `magneticTimeConstant` for this step and `tiltNoiseDegrees`²
+    /// worked out already.
+    @inline(__always)
+    mutating func tiltCorrected(gain: Double, biasGain: Double, noiseVariance: Double,
+                                rollResidual: Double, pitchResidual: Double,
+                                rollLean leanX: Double, pitchLean leanY: Double, averagingGain: Double,
+                                slowGain slow: Double, tiltNoiseSquare: Double) {
         rollResidualMeanSquare += averagingGain * (rollResidual * rollResidual - rollResidualMeanSquare)
         pitchResidualMeanSquare += averagingGain * (pitchResidual * pitchResidual - pitchResidualMeanSquare)
         Self.correct(&tiltVariance, &tiltCovariance, &tiltBiasVariance, k: gain, c: biasGain, r: noiseVariance)
@@ -171,11 +184,10 @@ public struct AttitudeAccuracyModel: Sendable {
         // Part of a sustained lean gets into the average before rejection holds it: rise at once.
         // It leaves the tilt as the average learns, but the heading, corrected from a field seen
         // through that tilt, keeps it for about `magneticTimeConstant`: decay at the slower rate.
-        let slow = lowPassGain(dt: dt, tau: settings.magneticTimeConstant)
         let decay = min(gain, slow)
         rollLean = max(rollLean - decay * rollLean, min(90, max(0, leanX)))
         pitchLean = max(pitchLean - decay * pitchLean, min(90, max(0, leanY)))
-        let common = tiltVariance + tiltSystematic * tiltSystematic + settings.tiltNoiseDegrees * settings.tiltNoiseDegrees
+        let common = tiltVariance + tiltSystematic * tiltSystematic + tiltNoiseSquare
         // Rising at the heading's pace; falling as fast as the tilt itself is corrected (the heading's
         // own drift covers what it took in before).
         let roll = common + rollLean * rollLean, pitch = common + pitchLean * pitchLean
@@ -192,6 +204,7 @@ public struct AttitudeAccuracyModel: Sendable {
     /// which the innovations show: for an error correlated over τ_c, the mean square of the change
     /// from one sample to the next (dt apart) is about 2 × its variance × dt / τ_c. Averaged over
     /// the heading's time constant τ (`timeConstant`), a fraction τ_c / (2τ) of its variance remains.
+    @inline(__always)
     public mutating func headingCorrected(gain: Double, biasGain: Double, noiseVariance: Double,
                                           innovationDegrees: Double, averagingGain: Double,
                                           dt: Double, timeConstant: Double) {
@@ -203,8 +216,8 @@ public struct AttitudeAccuracyModel: Sendable {
         lastInnovation = innovationDegrees
         let correlated = max(0, innovationMeanSquare - noiseVariance)
         let steps = max(1e-12, innovationStepMeanSquare - 2 * noiseVariance)
-        let correlationTime = 2 * correlated * dt / steps
-        surviving = correlated * min(1, correlationTime / (2 * max(timeConstant, 1e-3)))
+        // The correlation time 2 × correlated × dt / steps, over twice the time constant.
+        surviving = correlated * min(1, correlated * dt / (steps * max(timeConstant, 1e-3)))
         Self.correct(&headingVariance, &headingCovariance, &headingBiasVariance, k: gain, c: biasGain, r: noiseVariance)
         headingSystematic -= gain * headingSystematic
     }

@@ -39,7 +39,7 @@ public struct AttitudeFilter: Sendable {
 
     private var strapdown = Quaternion.identity
     private var inclination = Quaternion.identity
-    private var headingOffset = 0.0                     // radians, about the down axis
+    private var headingTurn = HeadingTurn()             // about the down axis
     private var gravityStage = Vector3(0, 0, -1)        // g, strapdown frame, first of two stages
     private var gravityAverage = Vector3(0, 0, -1)      // g, strapdown frame
     private var shortAverage = Vector3(0, 0, -1)        // g, strapdown frame, for rejection
@@ -60,7 +60,8 @@ public struct AttitudeFilter: Sendable {
     private var elapsed = 0.0
     private var tiltInitialised = false
     private var headingInitialised = false
-    private let rejectionTangent: Double
+    private let tuning: FilterTuning
+    private var gains = StepGains()
     private var rejectionDuration = 0.0
     private var rejectionHold = 0.0
     private var recoveringTilt = false
@@ -81,7 +82,7 @@ public struct AttitudeFilter: Sendable {
     public init(settings: AttitudeSettings = AttitudeSettings()) {
         self.settings = settings
         accuracy = AttitudeAccuracyModel(settings: settings)
-        rejectionTangent = tan(radians(min(89.9, max(0, settings.accelerationRejectionDegrees))))
+        tuning = FilterTuning(settings)
     }
 
     /// The expected earth field in NED (µT), e.g. the WMM at the receiver's position: the magnetic
@@ -158,7 +159,7 @@ public struct AttitudeFilter: Sendable {
 
     /// Body → NED.
     public var quaternion: Quaternion {
-        (Quaternion(headingRadians: headingOffset) * inclination * strapdown).normalized
+        (Quaternion(w: headingTurn.halfCosine, x: 0, y: 0, z: headingTurn.halfSine) * inclination * strapdown).normalized
     }
 
     /// Feeds one sample. `time` is monotonic seconds; gyroscope °/s, accelerometer g (specific force),
@@ -180,6 +181,7 @@ public struct AttitudeFilter: Sendable {
         }
         if time.isFinite, time > (lastTime ?? -.infinity) { lastTime = time }
         elapsed += dt
+        gains.update(dt: dt, tuning: tuning)
         flags = []
 
         let gyro = gyroscope.flatMap { $0.isFinite && $0.squaredNorm < 1e10 ? $0 : nil }
@@ -198,7 +200,7 @@ public struct AttitudeFilter: Sendable {
         // rest in proportion to their variances (a Kalman update, recomputed from the same prior
         // as the window lengthens and its mean grows more certain).
         if let accel {
-            rest.update(gyro: gyro, accelerometer: accel, dt: dt, settings: settings)
+            rest.update(gyro: gyro, accelerometer: accel, dt: dt, gain: gains.restFilter, settings: settings)
             if rest.isAtRest(settings) {
                 if !resting {
                     restPrior = (bias, accuracy.tiltBiasVariance, accuracy.headingBiasVariance)
@@ -226,16 +228,17 @@ public struct AttitudeFilter: Sendable {
         let omega = gyro - bias
         rate = omega
         let omegaNorm = omega.norm
-        strapdown = (strapdown * Quaternion(rotationVector: omega * (radians(1) * dt))).renormalized
-        let earthRate = (inclination * strapdown).rotate(omega)    // °/s, NED before the heading turn
-        netRate += (earthRate - netRate) * lowPassGain(dt: dt, tau: settings.netRateTimeConstant)
+        strapdown = (strapdown * Quaternion(rotationVector: omega * (radiansPerDegree * dt))).renormalized
+        let tilted = inclination * strapdown
+        let earthRate = tilted.rotate(omega)    // °/s, NED before the heading turn
+        netRate += (earthRate - netRate) * gains.netRate
         accuracy.propagate(netRate: netRate, rate: omegaNorm, dt: dt, settings: settings)
 
         // Moving steadily enough for the references' corrections to teach the bias (each reference
         // adds its own condition: that it is trusted now).
         let calm = !flags.contains(.atRest) && elapsed > settings.initialisationDuration
             && omegaNorm < settings.motionBiasRateLimit
-        if let accel { correctTilt(accel, dt: dt, calm: calm) }
+        if let accel { correctTilt(accel, dt: dt, calm: calm, tilted: tilted) }
         if let field, tiltInitialised {
             correctHeading(field, dt: dt, calm: calm, verticalRate: earthRate.z)
         }
@@ -253,8 +256,8 @@ public struct AttitudeFilter: Sendable {
     /// The heading's time constant now: `magneticTimeConstant`, shortened while the gyro bias about
     /// the vertical is uncertain so that what it can drift in one time constant stays within
     /// `magneticDriftAllowanceDegrees` (a fresh gyro leans on the field until its bias is learned).
-    private var headingTimeConstant: Double {
-        let allowance = settings.magneticDriftAllowanceDegrees / max(1e-6, accuracy.headingBiasUncertainty)
+    private func headingTimeConstant(biasUncertainty: Double) -> Double {
+        let allowance = settings.magneticDriftAllowanceDegrees / max(1e-6, biasUncertainty)
         return max(settings.magneticMinimumTimeConstant, min(settings.magneticTimeConstant, allowance))
     }
 
@@ -267,7 +270,8 @@ public struct AttitudeFilter: Sendable {
         return min(max(settings.motionBiasTimeConstant, 1), max(1, scaled))
     }
 
-    private mutating func correctTilt(_ accel: Vector3, dt: Double, calm: Bool) {
+    /// `tilted` is `inclination * strapdown` as the gyro left them this sample.
+    private mutating func correctTilt(_ accel: Vector3, dt: Double, calm: Bool, tilted: Quaternion) {
         var specific = accel
         var nedAcceleration: Vector3?
         if let vehicle = vehicleAcceleration, (lastTime ?? 0) - vehicleAccelerationTime <= settings.vehicleAccelerationHold {
@@ -278,7 +282,7 @@ public struct AttitudeFilter: Sendable {
         }
         var inStrapdown = strapdown.rotate(specific)
         if let a = nedAcceleration {
-            let c = cos(headingOffset), s = sin(headingOffset)
+            let c = headingTurn.cosine, s = headingTurn.sine
             let unheaded = Vector3(c * a.x + s * a.y, -s * a.x + c * a.y, a.z)
             inStrapdown = inStrapdown - inclination.inverseRotate(unheaded)
         }
@@ -295,36 +299,42 @@ public struct AttitudeFilter: Sendable {
         // turning does not move it: a short one and a slow one. Only acceleration (or gyro drift)
         // separates them — a launch, a turn — while the comparison never involves the estimate
         // itself. A lasting acceleration ends in recovery (the rejection budget below).
-        shortAverage += (inStrapdown - shortAverage) * lowPassGain(dt: dt, tau: settings.accelerationRejectionTimeConstant)
+        shortAverage += (inStrapdown - shortAverage) * gains.rejection
         let norm = shortAverage.norm
         let lateral = shortAverage.cross(referenceAverage).norm
         // The two averages also part by what an unlearned gyro bias turns the frame between their
         // time constants: the lean tolerance covers that too (3σ), or a fresh gyro's bias would
         // read as a lasting lean and lock the bias out of ever being learned.
-        let biasLean = 3 * accuracy.tiltBiasUncertainty
-            * max(0, settings.accelerationReferenceTimeConstant - settings.accelerationRejectionTimeConstant)
+        let biasUncertainty = accuracy.tiltBiasUncertainty
+        let biasLean = biasUncertainty * tuning.biasLeanSpan
         let tolerance = biasLean > settings.accelerationRejectionDegrees
-            ? tan(radians(min(60, biasLean))) : rejectionTangent
+            ? tan(min(60, biasLean) * radiansPerDegree) : tuning.rejectionTangent
         let leans = lateral > tolerance * shortAverage.dot(referenceAverage)
         // The angle between this sample's specific force and the vertical, about the body's roll
         // and pitch axes, as sines (enough for the accuracy model's scatter): the horizontal part
         // of the specific force along the body's x axis tilts the pitch, across it the roll.
         let earth = inclination.rotate(inStrapdown)
         let earthNorm = earth.norm
-        let forward = (inclination * strapdown).rotate(Vector3(1, 0, 0))
-        let forwardNorm = (forward.x * forward.x + forward.y * forward.y).squareRoot()
-        let fx = forwardNorm > 1e-6 ? forward.x / forwardNorm : 1, fy = forwardNorm > 1e-6 ? forward.y / forwardNorm : 0
-        let scale = earth.z < 0 && earthNorm > 0 ? degrees(1) / earthNorm : 0
+        // The body's x axis in NED: the first column of the rotation.
+        let forwardX = 1 - 2 * (tilted.y * tilted.y + tilted.z * tilted.z)
+        let forwardY = 2 * (tilted.x * tilted.y + tilted.w * tilted.z)
+        let forwardNorm = (forwardX * forwardX + forwardY * forwardY).squareRoot()
+        let perForward = forwardNorm > 1e-6 ? 1 / forwardNorm : 0
+        let fx = forwardNorm > 1e-6 ? forwardX * perForward : 1, fy = forwardNorm > 1e-6 ? forwardY * perForward : 0
+        let scale = earth.z < 0 && earthNorm > 0 ? degreesPerRadian / earthNorm : 0
         let pitchResidual = scale > 0 ? min(90, abs(earth.x * fx + earth.y * fy) * scale) : 90
         let rollResidual = scale > 0 ? min(90, abs(earth.y * fx - earth.x * fy) * scale) : 90
-        let baseGain = lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant))
+        // Ramped from `initialTimeConstant` while initialising, then this period's gains.
+        let initialising = elapsed < settings.initialisationDuration
+        let baseGain = initialising ? lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant)) : gains.gravity
         var gain = baseGain
         // Gravity is only rejected while the gyro can hold the tilt on its own; once it cannot,
         // not again until the drift is back under half the limit (so the samples let in are not
         // just those at the end of each rejected stretch).
         let limit = settings.accelerationRejectionMaximumDriftDegrees
-        if accuracy.tiltDrift >= limit { tiltHoldExhausted = true }
-        if accuracy.tiltDrift < limit / 2 { tiltHoldExhausted = false }
+        let tiltDrift = accuracy.tiltDrift
+        if tiltDrift >= limit { tiltHoldExhausted = true }
+        if tiltDrift < limit / 2 { tiltHoldExhausted = false }
         // Once a lean is seen, rejection holds on for `accelerationRejectionHold` after it ends, so the
         // whole of a stroke (its push and its return) is left out, not just its larger half — that
         // would bias the average towards the smaller half.
@@ -354,17 +364,19 @@ public struct AttitudeFilter: Sendable {
         // Two first-order stages of half the time constant each: the same lag for a slow change,
         // but shaking at 1 Hz is cut 30 times more than by one stage (4 / (ωτ)² against 1 / ωτ).
         // A rejected sample slows both stages, so what the first one took in does not keep flowing.
-        let stageGain = lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant) / 2)
-            * (gain / max(baseGain, 1e-300))
+        let weight = gain == baseGain && baseGain > 0 ? 1 : gain / max(baseGain, 1e-300)
+        let stageGain = (initialising ? lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant) / 2)
+                                      : gains.gravityStage) * weight
         gravityStage += (inStrapdown - gravityStage) * stageGain
         gravityAverage += (gravityStage - gravityAverage) * stageGain
         // The slow average learns from what gravity learns from (rejected samples count less), so a
         // second launch stands out as clearly as the first.
-        referenceAverage += (inStrapdown - referenceAverage)
-            * (lowPassGain(dt: dt, tau: settings.accelerationReferenceTimeConstant) * gain / max(baseGain, 1e-300))
+        referenceAverage += (inStrapdown - referenceAverage) * (gains.reference * weight)
 
         // Turn the averaged specific force to point straight up (0, 0, −1).
-        guard let e = inclination.rotate(gravityAverage).normalized else { return }
+        let up = inclination.rotate(gravityAverage), upNorm = up.norm
+        guard upNorm > 0, upNorm.isFinite else { return }
+        let e = up * (1 / upNorm)
         let correction = Quaternion.levelling(up: e)
         inclination = (correction * inclination).renormalized
         // The gravity average's lean from the slow one is the tilt error the accelerations it took
@@ -383,7 +395,7 @@ public struct AttitudeFilter: Sendable {
         }
         let leanLateral = leanCross.norm
         let leanAxis = inclination.rotate(leanCross)
-        let leanScale = along > leanLateral ? degrees(1) / max(along, 1e-9) : 90 / max(leanLateral, 1e-9)
+        let leanScale = along > leanLateral ? degreesPerRadian / max(along, 1e-9) : 90 / max(leanLateral, 1e-9)
         let rollLean = abs(leanAxis.x * fx + leanAxis.y * fy) * leanScale
         let pitchLean = abs(leanAxis.y * fx - leanAxis.x * fy) * leanScale
         // While gravity is trusted in full, the correction undoes what the bias error integrated:
@@ -391,19 +403,17 @@ public struct AttitudeFilter: Sendable {
         // `accelerationRejectionHold` after (the average then holds some of the acceleration),
         // whether or not the lean is being rejected.
         let learns = calm && rejectionHold == 0
-        let biasTime = motionBiasTimeConstant(sigma: accuracy.tiltBiasUncertainty)
-        // The reference's noise per sample: the accelerometer's white noise (what accelerations
-        // leave in the average is the lean above).
-        let white = degrees(settings.accelerometerNoiseDensity) * degrees(settings.accelerometerNoiseDensity) / max(2 * dt, 1e-6)
-        accuracy.tiltCorrected(gain: gain, biasGain: learns ? gain / biasTime : 0, noiseVariance: white,
+        let biasTime = motionBiasTimeConstant(sigma: biasUncertainty)
+        // The reference's noise per sample (`gains.tiltNoise`): the accelerometer's white noise (what
+        // accelerations leave in the average is the lean above).
+        accuracy.tiltCorrected(gain: gain, biasGain: learns ? gain / biasTime : 0, noiseVariance: gains.tiltNoise,
                                rollResidual: rollResidual, pitchResidual: pitchResidual,
-                               rollLean: rollLean, pitchLean: pitchLean,
-                               averagingGain: lowPassGain(dt: dt, tau: settings.accelerationTimeConstant),
-                               dt: dt, settings: settings)
+                               rollLean: rollLean, pitchLean: pitchLean, averagingGain: gains.gravity,
+                               slowGain: gains.magnetic, tiltNoiseSquare: tuning.tiltNoiseSquare)
         guard learns else { return }
         let angle = Vector3(2 * correction.x, 2 * correction.y, 0)
         let inBody = (inclination * strapdown).inverseRotate(angle)
-        adjustBias(by: inBody * (-degrees(1) / biasTime))
+        adjustBias(by: inBody * (-degreesPerRadian / biasTime))
     }
 
     private mutating func correctHeading(_ field: Vector3, dt: Double, calm: Bool, verticalRate: Double) {
@@ -411,32 +421,33 @@ public struct AttitudeFilter: Sendable {
         let earth = tilted.rotate(field)
         let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
         let norm = earth.norm
-        let dip = degrees(atan2(earth.z, horizontal))
+        let dip = atan2(earth.z, horizontal) * degreesPerRadian
         dipTangent = earth.z / max(horizontal, 1e-9 * norm)
         guard horizontal > 1e-3 * norm else { return }
-        let fieldHeading = atan2(earth.y, earth.x)
         if !headingInitialised {
-            headingOffset = -fieldHeading
+            headingTurn = HeadingTurn(radians: -atan2(earth.y, earth.x))
             headingInitialised = true
             accuracy.setHeadingDrift(5)
-            _ = reference.update(norm: norm, dipDegrees: dip, dt: dt, gyroHoldExceeded: false, settings: settings)
+            _ = updateReference(norm: norm, dip: dip, dt: dt, gyroHoldExceeded: false)
             return
         }
-        var innovation = remainder(-fieldHeading - headingOffset, 2 * Double.pi)
+        var innovation = headingTurn.angle(toNorthFrom: earth.x, earth.y)
         if settings.magneticLagTimeConstant > 0 {
-            innovation += lag.update(innovation: innovation, verticalRate: radians(verticalRate), dt: dt, settings: settings)
+            innovation += lag.update(innovation: innovation, verticalRate: verticalRate * radiansPerDegree,
+                                     minimumRate: tuning.lagMinimumRate, gain: gains.lag, limit: settings.magneticLagLimit)
         }
-        magneticInnovationDegrees = degrees(innovation)
+        let innovationDegrees = innovation * degreesPerRadian
+        magneticInnovationDegrees = innovationDegrees
         // How far the heading may have drifted on the gyro alone since the field was last trusted.
+        let headingDrift = accuracy.headingDrift
         if reference.disturbedDuration == 0 && gate.rejectedDuration == 0 {
-            driftAtDisturbance = accuracy.headingDrift
+            driftAtDisturbance = headingDrift
         }
-        let holdExceeded = accuracy.headingDrift - driftAtDisturbance > settings.magneticRejectionMaximumDriftDegrees
-        let judged = reference.update(norm: norm, dipDegrees: dip, dt: dt, gyroHoldExceeded: holdExceeded,
-                                      settings: settings)
+        let holdExceeded = headingDrift - driftAtDisturbance > settings.magneticRejectionMaximumDriftDegrees
+        let judged = updateReference(norm: norm, dip: dip, dt: dt, gyroHoldExceeded: holdExceeded)
         if judged.replaced { flags.insert(.magneticReferenceChanged) }
-        let weight = gate.update(innovationDegrees: degrees(innovation), driftDegrees: accuracy.headingDrift, dt: dt,
-                                 holdExceeded: holdExceeded || judged.replaced, settings: settings)
+        let weight = gate.update(innovationDegrees: innovationDegrees, driftDegrees: headingDrift, dt: dt,
+                                 holdExceeded: holdExceeded || judged.replaced, gain: gains.magnetic, settings: settings)
         let settled = elapsed > settings.initialisationDuration
         // A field off the reference in |B| or dip is down-weighted like a disagreeing heading: by
         // (tolerance / deviation)², so a far-off field barely counts but none is locked out.
@@ -446,10 +457,14 @@ public struct AttitudeFilter: Sendable {
             fieldWeight = reference.weight(norm: norm, dipDegrees: dip, settings: settings)
         }
         if weight < 1 && settled { flags.insert(.magneticDisturbance) }
-        let tau = gate.recovering ? min(settings.magneticRecoveryTimeConstant, headingTimeConstant)
-                                  : headingTimeConstant
-        let gain = lowPassGain(dt: dt, tau: ramped(tau)) * (settled ? weight : 1) * fieldWeight
-        headingOffset = remainder(headingOffset + gain * innovation, 2 * Double.pi)
+        let biasUncertainty = accuracy.headingBiasUncertainty
+        let headingTau = headingTimeConstant(biasUncertainty: biasUncertainty)
+        let tau = gate.recovering ? min(settings.magneticRecoveryTimeConstant, headingTau) : headingTau
+        // This period's gain when the time constant is the usual one; worked out otherwise.
+        let baseGain = elapsed >= settings.initialisationDuration && tau == settings.magneticTimeConstant
+            ? gains.magnetic : lowPassGain(dt: dt, tau: ramped(tau))
+        let gain = baseGain * (settled ? weight : 1) * fieldWeight
+        headingTurn.turn(by: gain * innovation)
         // Only a field trusted in full teaches the bias, and in proportion to how consistently it
         // agrees with the gyro: a field whose heading scatters by more than the innovation gate's
         // floor (an uncalibrated board turning, steel nearby) would teach the bias its own errors.
@@ -458,19 +473,27 @@ public struct AttitudeFilter: Sendable {
             let scatter = gate.meanSquare.squareRoot()
             let floor = settings.magneticInnovationGateDegrees
             let reliability = scatter > floor ? (floor / scatter) * (floor / scatter) : 1
-            let biasTime = motionBiasTimeConstant(sigma: accuracy.headingBiasUncertainty)
+            let biasTime = motionBiasTimeConstant(sigma: biasUncertainty)
             biasGain = gain * reliability / biasTime
             let inBody = tilted.inverseRotate(Vector3(0, 0, gain * innovation))
-            adjustBias(by: inBody * (-degrees(1) * reliability / biasTime))
+            adjustBias(by: inBody * (-degreesPerRadian * reliability / biasTime))
         }
         // The field's own heading noise per sample: the magnetometer's noise across the horizontal field.
-        let white = degrees(settings.magnetometerNoise / horizontal)
+        let white = settings.magnetometerNoise / horizontal * degreesPerRadian
         accuracy.headingCorrected(gain: gain, biasGain: biasGain, noiseVariance: white * white,
-                                  innovationDegrees: degrees(innovation),
+                                  innovationDegrees: innovationDegrees,
                                   // A rejected field's disagreement is the disturbance's, not the scatter's.
-                                  averagingGain: lowPassGain(dt: dt, tau: settings.magneticTimeConstant)
-                                      * (settled ? weight * fieldWeight : 1),
+                                  averagingGain: gains.magnetic * (settled ? weight * fieldWeight : 1),
                                   dt: dt, timeConstant: tau)
+    }
+
+    /// The magnetic reference's update with this period's gains.
+    @inline(__always)
+    private mutating func updateReference(norm: Double, dip: Double, dt: Double,
+                                          gyroHoldExceeded: Bool) -> (disturbed: Bool, replaced: Bool) {
+        reference.update(norm: norm, dipDegrees: dip, dt: dt, gyroHoldExceeded: gyroHoldExceeded,
+                         spreadGain: gains.spread, referenceGain: gains.magneticReference,
+                         candidateGain: gains.candidate, settings: settings)
     }
 
     private mutating func adjustBias(by change: Vector3) {
@@ -504,7 +527,7 @@ public struct AttitudeFilter: Sendable {
         let judged = reference.update(norm: norm, dipDegrees: dip, dt: dt, gyroHoldExceeded: true, settings: settings)
         if judged.disturbed { flags.insert(.magneticDisturbance) }
         guard horizontal > 1e-3 * norm else { return }
-        headingOffset = -atan2(earth.y, earth.x)
+        headingTurn = HeadingTurn(radians: -atan2(earth.y, earth.x))
         headingInitialised = true
         accuracy.setHeadingDrift(judged.disturbed ? 30 : 2)
     }
@@ -518,6 +541,6 @@ public struct AttitudeFilter: Sendable {
     }
 
     private var quaternionIsFinite: Bool {
-        strapdown.isFinite && inclination.isFinite && headingOffset.isFinite && bias.isFinite && gravityAverage.isFinite
+        strapdown.isFinite && inclination.isFinite && headingTurn.isFinite && bias.isFinite && gravityAverage.isFinite
     }
 }

@@ -37,6 +37,14 @@ public struct InnovationGate: Sendable {
     /// 1 within the limit, less beyond it.
     public mutating func update(innovationDegrees d: Double, driftDegrees: Double, dt: Double, holdExceeded: Bool,
                                 settings: AttitudeSettings) -> Double {
+        update(innovationDegrees: d, driftDegrees: driftDegrees, dt: dt, holdExceeded: holdExceeded,
+               gain: lowPassGain(dt: dt, tau: settings.magneticTimeConstant), settings: settings)
+    }
+
+    /// The same, with the mean square's gain for this step (over `magneticTimeConstant`) worked out already.
+    @inline(__always)
+    mutating func update(innovationDegrees d: Double, driftDegrees: Double, dt: Double, holdExceeded: Bool,
+                         gain: Double, settings: AttitudeSettings) -> Double {
         let limit = limit(driftDegrees: driftDegrees, settings: settings)
         if recovering {
             if abs(d) < limit / 2 { recovering = false }
@@ -53,7 +61,7 @@ public struct InnovationGate: Sendable {
             return ratio * ratio
         }
         rejectedDuration = 0
-        meanSquare += lowPassGain(dt: dt, tau: settings.magneticTimeConstant) * (d * d - meanSquare)
+        meanSquare += gain * (d * d - meanSquare)
         return 1
     }
 }

@@ -22,13 +22,18 @@ public struct MagneticLag: Sendable {
     /// Feeds one innovation (radians) and vertical rate (rad/s); returns the correction (radians) to
     /// add to the innovation.
     public mutating func update(innovation: Double, verticalRate: Double, dt: Double, settings: AttitudeSettings) -> Double {
-        let minimum = settings.magneticLagMinimumRate * .pi / 180
+        update(innovation: innovation, verticalRate: verticalRate, minimumRate: settings.magneticLagMinimumRate * .pi / 180,
+               gain: lowPassGain(dt: dt, tau: settings.magneticLagTimeConstant), limit: settings.magneticLagLimit)
+    }
+
+    /// The same, with the minimum rate in rad/s and the averages' gain for this step worked out already.
+    @inline(__always)
+    mutating func update(innovation: Double, verticalRate: Double, minimumRate minimum: Double, gain k: Double,
+                         limit: Double) -> Double {
         if abs(verticalRate) > minimum, abs(innovation) < 0.5 {
-            let k = lowPassGain(dt: dt, tau: settings.magneticLagTimeConstant)
             product += k * (innovation * verticalRate - product)
             rateSquare += k * (verticalRate * verticalRate - rateSquare)
             if rateSquare > minimum * minimum {
-                let limit = settings.magneticLagLimit
                 seconds = max(-limit, min(limit, -product / rateSquare))
             }
         }

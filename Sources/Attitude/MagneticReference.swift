@@ -68,7 +68,8 @@ public struct MagneticReference: Sendable {
     }
 
     /// Learns the undisturbed field's scatter from one accepted sample and sets the tolerances.
-    private mutating func learnSpread(norm measured: Double, dipDegrees dip: Double, reference: Double, dt: Double,
+    @inline(__always)
+    private mutating func learnSpread(norm measured: Double, dipDegrees dip: Double, reference: Double, gain g: Double,
                                       settings: AttitudeSettings) {
         let k = settings.magneticToleranceSigmas
         let normMaximum = settings.magneticNormTolerance, dipMaximum = settings.magneticDipToleranceDegrees
@@ -78,14 +79,14 @@ public struct MagneticReference: Sendable {
         }
         // A sample counts at most as far as the tolerance reaches, so a slow disturbance cannot
         // widen the tolerance faster than by `magneticToleranceSigmas` per time constant.
-        let relative = min(normTolerance, abs(measured - reference) / max(reference, 1e-9))
+        let perReference = 1 / max(reference, 1e-9)
+        let relative = min(normTolerance, abs(measured - reference) * perReference)
         let dipDeviation = min(dipToleranceDegrees, abs(dip - dipDegrees))
-        let g = lowPassGain(dt: dt, tau: settings.magneticSpreadTimeConstant)
         normSpread += g * (relative * relative - normSpread)
         dipSpread += g * (dipDeviation * dipDeviation - dipSpread)
-        let noise = k * settings.magnetometerNoise / max(reference, 1e-9)
+        let noise = k * settings.magnetometerNoise * perReference
         let normFloor = max(settings.magneticNormMinimumTolerance, noise)
-        let dipFloor = settings.magneticDipMinimumToleranceDegrees + degrees(noise)
+        let dipFloor = settings.magneticDipMinimumToleranceDegrees + noise * degreesPerRadian
         normTolerance = min(normMaximum, max(normFloor, k * normSpread.squareRoot()))
         dipToleranceDegrees = min(dipMaximum, max(dipFloor, k * dipSpread.squareRoot()))
     }
@@ -95,6 +96,18 @@ public struct MagneticReference: Sendable {
     /// (`gyroHoldExceeded`, or `magneticRejectionTimeout`).
     public mutating func update(norm measured: Double, dipDegrees dip: Double, dt: Double, gyroHoldExceeded: Bool,
                                 settings: AttitudeSettings) -> (disturbed: Bool, replaced: Bool) {
+        update(norm: measured, dipDegrees: dip, dt: dt, gyroHoldExceeded: gyroHoldExceeded,
+               spreadGain: lowPassGain(dt: dt, tau: settings.magneticSpreadTimeConstant),
+               referenceGain: lowPassGain(dt: dt, tau: settings.magneticReferenceTimeConstant),
+               candidateGain: lowPassGain(dt: dt, tau: settings.magneticCandidateTimeConstant), settings: settings)
+    }
+
+    /// The same, with this step's gains (over `magneticSpreadTimeConstant`,
+    /// `magneticReferenceTimeConstant` and `magneticCandidateTimeConstant`) worked out already.
+    @inline(__always)
+    mutating func update(norm measured: Double, dipDegrees dip: Double, dt: Double, gyroHoldExceeded: Bool,
+                         spreadGain: Double, referenceGain: Double, candidateGain: Double,
+                         settings: AttitudeSettings) -> (disturbed: Bool, replaced: Bool) {
         if normSpread < 0 {
             normTolerance = settings.magneticNormTolerance
             dipToleranceDegrees = settings.magneticDipToleranceDegrees
@@ -104,8 +117,8 @@ public struct MagneticReference: Sendable {
             return (false, false)
         }
         if !isDisturbed(norm: measured, dipDegrees: dip, settings: settings) {
-            learnSpread(norm: measured, dipDegrees: dip, reference: current, dt: dt, settings: settings)
-            let k = lowPassGain(dt: dt, tau: settings.magneticReferenceTimeConstant)
+            learnSpread(norm: measured, dipDegrees: dip, reference: current, gain: spreadGain, settings: settings)
+            let k = referenceGain
             norm = current + k * (measured - current)
             dipDegrees += k * (dip - dipDegrees)
             disturbedDuration = 0
@@ -115,7 +128,7 @@ public struct MagneticReference: Sendable {
             candidateNorm = measured; candidateDip = dip
         }
         disturbedDuration += dt
-        let k = lowPassGain(dt: dt, tau: settings.magneticCandidateTimeConstant)
+        let k = candidateGain
         candidateNorm += k * (measured - candidateNorm)
         candidateDip += k * (dip - candidateDip)
         if disturbedDuration > settings.magneticRejectionTimeout || gyroHoldExceeded {

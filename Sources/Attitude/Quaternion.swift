@@ -35,14 +35,14 @@ public struct Quaternion: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The rotation by the rotation vector `r` (axis × angle, radians), exact for any angle.
-    @inlinable public init(rotationVector r: Vector3) {
+    @inlinable @inline(__always) public init(rotationVector r: Vector3) {
         let square = r.squaredNorm
         if square < 0.04 {
             // Angles below 0.2 rad (every gyro step): Taylor series of cos(θ/2) and sin(θ/2)/θ,
-            // exact to rounding (next terms below 1e-16), without sin, cos or a square root.
-            let h = square / 4
-            let c = 1 - h / 2 * (1 - h / 12 * (1 - h / 30 * (1 - h / 56)))
-            let s = 0.5 * (1 - h / 6 * (1 - h / 20 * (1 - h / 42 * (1 - h / 72))))
+            // exact to rounding (next terms below 1e-16), without sin, cos, a square root or a division.
+            let h = square * 0.25
+            let c = 1 - h * 0.5 * (1 - h * (1.0 / 12) * (1 - h * (1.0 / 30) * (1 - h * (1.0 / 56))))
+            let s = 0.5 * (1 - h * (1.0 / 6) * (1 - h * (1.0 / 20) * (1 - h * (1.0 / 42) * (1 - h * (1.0 / 72)))))
             self.init(w: c, x: r.x * s, y: r.y * s, z: r.z * s)
         } else {
             let angle = square.squareRoot()
@@ -67,16 +67,17 @@ public struct Quaternion: Sendable, Hashable, CustomStringConvertible {
     /// The smallest rotation that turns the unit vector `up` onto NED "up" (0, 0, −1): the
     /// levelling that makes a measured specific force point straight up. A vector pointing down
     /// (upside down) is turned half a turn about north.
-    @inlinable public static func levelling(up e: Vector3) -> Quaternion {
+    @inlinable @inline(__always) public static func levelling(up e: Vector3) -> Quaternion {
         // Axis e × (0, 0, −1) = (−e.y, e.x, 0); cos(angle) = −e.z.
         let c = -e.z
         guard c > -0.999999 else { return Quaternion(w: 0, x: 1, y: 0, z: 0) }
-        let half = ((1 + c) / 2).squareRoot()
-        return Quaternion(w: half, x: -e.y / (2 * half), y: e.x / (2 * half), z: 0)
+        let half = ((1 + c) * 0.5).squareRoot()
+        let k = 0.5 / half
+        return Quaternion(w: half, x: -e.y * k, y: e.x * k, z: 0)
     }
 
     /// Hamilton product: `a * b` applies `b` first.
-    @inlinable public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
+    @inlinable @inline(__always) public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
         Quaternion(
             w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
             x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
@@ -85,22 +86,23 @@ public struct Quaternion: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The inverse rotation (for a unit quaternion).
-    @inlinable public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
+    @inlinable @inline(__always) public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
 
     /// True when every component is finite.
     @inlinable public var isFinite: Bool { w.isFinite && x.isFinite && y.isFinite && z.isFinite }
 
     /// The same rotation with unit norm; identity when the norm is zero or not finite.
-    @inlinable public var normalized: Quaternion {
+    @inlinable @inline(__always) public var normalized: Quaternion {
         let n = (w * w + x * x + y * y + z * z).squareRoot()
         guard n > 1e-12, n.isFinite else { return .identity }
-        return Quaternion(w: w / n, x: x / n, y: y / n, z: z / n)
+        let k = 1 / n
+        return Quaternion(w: w * k, x: x * k, y: y * k, z: z * k)
     }
 
     /// Brings a nearly unit quaternion (one that a product of unit quaternions left a rounding error
     /// away from 1) back to unit norm without a square root: q · (3 − |q|²) / 2, exact to second
     /// order. Anything further off (or not finite) goes through `normalized`.
-    @inlinable public var renormalized: Quaternion {
+    @inlinable @inline(__always) public var renormalized: Quaternion {
         let n2 = w * w + x * x + y * y + z * z
         guard abs(n2 - 1) < 1e-6 else { return normalized }
         let k = (3 - n2) / 2
@@ -108,7 +110,7 @@ public struct Quaternion: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `v` rotated by this quaternion (body → NED for an attitude).
-    @inlinable public func rotate(_ v: Vector3) -> Vector3 {
+    @inlinable @inline(__always) public func rotate(_ v: Vector3) -> Vector3 {
         let tx = 2 * (y * v.z - z * v.y)
         let ty = 2 * (z * v.x - x * v.z)
         let tz = 2 * (x * v.y - y * v.x)
@@ -118,7 +120,7 @@ public struct Quaternion: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `v` rotated by the inverse (NED → body for an attitude).
-    @inlinable public func inverseRotate(_ v: Vector3) -> Vector3 { conjugate.rotate(v) }
+    @inlinable @inline(__always) public func inverseRotate(_ v: Vector3) -> Vector3 { conjugate.rotate(v) }
 
     /// The rotation matrix (body → NED): its columns are the body axes expressed in NED.
     public var matrix: Matrix3 {

@@ -52,11 +52,17 @@ public struct RestDetector: Sendable {
 
     /// Feeds one sample: gyro in °/s, specific force in g, both finite.
     public mutating func update(gyro: Vector3, accelerometer: Vector3, dt: Double, settings: AttitudeSettings) {
+        update(gyro: gyro, accelerometer: accelerometer, dt: dt,
+               gain: lowPassGain(dt: dt, tau: settings.restFilterTimeConstant), settings: settings)
+    }
+
+    /// The same, with the short averages' gain for this step worked out already.
+    @inline(__always)
+    mutating func update(gyro: Vector3, accelerometer: Vector3, dt: Double, gain k: Double, settings: AttitudeSettings) {
         if !started {
             filteredGyro = gyro; filteredAcceleration = accelerometer; started = true
             windowGyro = gyro; windowAcceleration = accelerometer
         }
-        let k = lowPassGain(dt: dt, tau: settings.restFilterTimeConstant)
         filteredGyro += (gyro - filteredGyro) * k
         filteredAcceleration += (accelerometer - filteredAcceleration) * k
         let limit = settings.restGyroThreshold

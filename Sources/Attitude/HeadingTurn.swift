@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The filter's heading correction, a rotation about the down axis, kept as the cosine and sine of
+/// its half angle (the quaternion's w and z) rather than as an angle: the quaternion needs no sine
+/// or cosine, the disagreement with the field is a dot and a cross product (no `atan2` while it is
+/// small), a small step turns it by a short series, and there is nothing to wrap.
+struct HeadingTurn: Sendable {
+    /// cos(angle / 2) and sin(angle / 2).
+    private(set) var halfCosine = 1.0
+    private(set) var halfSine = 0.0
+
+    init() {}
+
+    /// The turn by `angle` radians (clockwise seen from above).
+    init(radians angle: Double) {
+        halfCosine = cos(angle / 2)
+        halfSine = sin(angle / 2)
+    }
+
+    /// cos and sin of the whole angle.
+    @inline(__always) var cosine: Double { halfCosine * halfCosine - halfSine * halfSine }
+    @inline(__always) var sine: Double { 2 * halfCosine * halfSine }
+
+    var isFinite: Bool { halfCosine.isFinite && halfSine.isFinite }
+
+    /// The angle (radians, within ±π) by which this turn must turn further to bring a horizontal
+    /// direction (x, y) (not necessarily of unit length) onto north: −(its heading + this angle).
+    @inline(__always) func angle(toNorthFrom x: Double, _ y: Double) -> Double {
+        let c = cosine, s = sine
+        let along = x * c - y * s, across = y * c + x * s
+        // arctan of a small tangent by its series (the next term below 1e-16), else atan2.
+        if along > 0, abs(across) < 0.1 * along {
+            let t = across / along, t2 = t * t
+            let series = 1 - t2 * (1.0 / 3 - t2 * (1.0 / 5 - t2 * (1.0 / 7 - t2 * (1.0 / 9 - t2 * (1.0 / 11 - t2 * (1.0 / 13))))))
+            return -t * series
+        }
+        return -atan2(across, along)
+    }
+
+    /// Turns further by `delta` radians.
+    @inline(__always) mutating func turn(by delta: Double) {
+        let a = delta / 2
+        let ca: Double, sa: Double
+        if abs(a) < 0.01 {
+            // cos and sin by their series, exact to rounding below 0.01 rad.
+            let a2 = a * a
+            ca = 1 - a2 * 0.5 * (1 - a2 * (1.0 / 12) * (1 - a2 * (1.0 / 30)))
+            sa = a * (1 - a2 * (1.0 / 6) * (1 - a2 * (1.0 / 20) * (1 - a2 * (1.0 / 42))))
+        } else {
+            ca = cos(a); sa = sin(a)
+        }
+        let c = halfCosine * ca - halfSine * sa
+        let s = halfSine * ca + halfCosine * sa
+        // Back to unit length without a square root (it is off by rounding only).
+        let k = (3 - (c * c + s * s)) * 0.5
+        halfCosine = c * k
+        halfSine = s * k
+    }
+}
