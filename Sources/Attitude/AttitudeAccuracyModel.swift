@@ -81,26 +81,33 @@ public struct AttitudeAccuracyModel: Sendable {
     }
 
     /// Gyro rate error about the horizontal axes (°/s, 1σ): the part of the bias that tilts.
+    @inline(__always)
     public var tiltBiasUncertainty: Double { tiltBiasVariance.squareRoot() }
     /// Gyro rate error about the vertical (°/s, 1σ): the part of the bias that turns the heading.
+    @inline(__always)
     public var headingBiasUncertainty: Double { headingBiasVariance.squareRoot() }
     /// The larger of the two (°/s, 1σ).
     public var biasUncertainty: Double { max(tiltBiasUncertainty, headingBiasUncertainty) }
     /// What the gyro has let the tilt drift by since gravity corrected it (degrees, 1σ).
+    @inline(__always)
     public var tiltDrift: Double { (tiltVariance + tiltSystematic * tiltSystematic).squareRoot() }
     /// What the gyro has let the heading drift by since the field corrected it (degrees, 1σ).
+    @inline(__always)
     public var headingDrift: Double { (headingVariance + headingSystematic * headingSystematic).squareRoot() }
 
     /// Roll uncertainty (degrees, 1σ): gyro drift, the lean let in, and the averaged gravity's own noise.
+    @inline(__always)
     public func rollUncertainty(settings: AttitudeSettings) -> Double {
         axisUncertainty(lean: rollLean, settings: settings)
     }
 
     /// Pitch uncertainty (degrees, 1σ).
+    @inline(__always)
     public func pitchUncertainty(settings: AttitudeSettings) -> Double {
         axisUncertainty(lean: pitchLean, settings: settings)
     }
 
+    @inline(__always)
     private func axisUncertainty(lean: Double, settings: AttitudeSettings) -> Double {
         let floor = settings.tiltNoiseDegrees * settings.tiltNoiseDegrees
         return (tiltVariance + tiltSystematic * tiltSystematic + lean * lean + floor).squareRoot()
@@ -108,6 +115,7 @@ public struct AttitudeAccuracyModel: Sendable {
 
     /// Heading uncertainty (degrees, 1σ) before the tilt's leverage: drift and the magnetometer's
     /// correlated error that survives the heading's averaging.
+    @inline(__always)
     public func headingUncertainty(settings: AttitudeSettings) -> Double {
         (headingVariance + headingSystematic * headingSystematic + surviving).squareRoot()
     }
@@ -245,6 +253,7 @@ public struct AttitudeAccuracyModel: Sendable {
     /// factor, capped at 180°. `dipTangent` is tan(dip) of the measured field (vertical over
     /// horizontal component); `acrossField` is the tilt uncertainty about the horizontal axis along
     /// the field's horizontal component (degrees, 1σ), the one a dip turns into heading.
+    @inline(__always)
     public func headingAccuracyDegrees(dipTangent: Double, acrossField: Double, settings: AttitudeSettings) -> Double {
         let leverage = min(8, abs(dipTangent.isFinite ? dipTangent : 8))
         let tilt = acrossField * leverage
@@ -253,10 +262,12 @@ public struct AttitudeAccuracyModel: Sendable {
     }
 
     /// Reported roll and pitch accuracies (degrees), capped at 90°.
+    @inline(__always)
     public func rollAccuracyDegrees(settings: AttitudeSettings) -> Double {
         min(90, settings.accuracyCoverageFactor * rollUncertainty(settings: settings))
     }
 
+    @inline(__always)
     public func pitchAccuracyDegrees(settings: AttitudeSettings) -> Double {
         min(90, settings.accuracyCoverageFactor * pitchUncertainty(settings: settings))
     }

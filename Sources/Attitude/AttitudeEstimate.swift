@@ -37,6 +37,7 @@ public struct AttitudeEstimate: Sendable, Hashable {
     public var flags: AttitudeFlags
 
     /// Roll, pitch and heading (Z-Y-X) of a body → NED quaternion; heading nil beyond `pitchLimit`.
+    @inline(__always)
     public static func angles(of q: Quaternion, pitchLimit: Double) -> (roll: Double, pitch: Double, heading: Double?) {
         // Third row of the matrix: the down axis in body coordinates.
         let r20 = 2 * (q.x * q.z - q.w * q.y)

@@ -132,7 +132,7 @@ public struct AttitudeFilter: Sendable {
 
     /// The orientation as of the last update.
     public var estimate: AttitudeEstimate {
-        let q = quaternion
+        let q = composed
         let angles = AttitudeEstimate.angles(of: q, pitchLimit: settings.headingPitchLimit)
         let rateOfTurn = rate.map { q.rotate($0).z }
         let roll = accuracy.rollAccuracyDegrees(settings: settings)
@@ -158,8 +158,12 @@ public struct AttitudeFilter: Sendable {
     }
 
     /// Body → NED.
-    public var quaternion: Quaternion {
-        (Quaternion(w: headingTurn.halfCosine, x: 0, y: 0, z: headingTurn.halfSine) * inclination * strapdown).normalized
+    public var quaternion: Quaternion { composed }
+
+    @inline(__always) private var composed: Quaternion {
+        // The heading turn (cos, 0, 0, sin) times the tilt, its zero terms left out.
+        let t = inclination * strapdown, c = headingTurn.halfCosine, s = headingTurn.halfSine
+        return Quaternion(w: c * t.w - s * t.z, x: c * t.x - s * t.y, y: c * t.y + s * t.x, z: c * t.z + s * t.w).normalized
     }
 
     /// Feeds one sample. `time` is monotonic seconds; gyroscope °/s, accelerometer g (specific force),
@@ -313,7 +317,8 @@ public struct AttitudeFilter: Sendable {
         // The angle between this sample's specific force and the vertical, about the body's roll
         // and pitch axes, as sines (enough for the accuracy model's scatter): the horizontal part
         // of the specific force along the body's x axis tilts the pitch, across it the roll.
-        let earth = inclination.rotate(inStrapdown)
+        // (In the earth frame at once through `tilted` when nothing was subtracted in the strapdown frame.)
+        let earth = nedAcceleration == nil ? tilted.rotate(specific) : inclination.rotate(inStrapdown)
         let earthNorm = earth.norm
         // The body's x axis in NED: the first column of the rotation.
         let forwardX = 1 - 2 * (tilted.y * tilted.y + tilted.z * tilted.z)
@@ -532,6 +537,7 @@ public struct AttitudeFilter: Sendable {
         accuracy.setHeadingDrift(judged.disturbed ? 30 : 2)
     }
 
+    @inline(__always)
     private mutating func finishFlags(field: Vector3?) {
         if field == nil { flags.insert(.magnetometerUnavailable) }
         if elapsed < settings.initialisationDuration || !tiltInitialised || !headingInitialised {
@@ -540,7 +546,7 @@ public struct AttitudeFilter: Sendable {
         if !quaternionIsFinite { reset() ; flags.insert(.initialising) }
     }
 
-    private var quaternionIsFinite: Bool {
+    @inline(__always) private var quaternionIsFinite: Bool {
         strapdown.isFinite && inclination.isFinite && headingTurn.isFinite && bias.isFinite && gravityAverage.isFinite
     }
 }
