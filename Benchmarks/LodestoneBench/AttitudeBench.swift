@@ -11,7 +11,7 @@ import Platform
 // JSON lines) and shown beside ours.
 
 /// CPU time of the calling thread in nanoseconds.
-private func threadCPUNanoseconds() -> UInt64 {
+func threadCPUNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)

@@ -185,10 +185,16 @@ private func benchPipelineSampleWithGyroscope() {
                                      matrix: .identity, fieldStrength: 57, created: "bench")
     let settings = HeadingSettings(declinationSource: .location(latitude: -33.8694, longitude: 151.199))
     let setup = PipelineSetup(profile: profile, settings: settings, sensorNoise: 0.2)
-    bench("pipeline.sample_gyro", iterations: 200_000, extra: [("goal_ns", "1000")]) { n in
+    // The goal (≤ 500 ns per sample) is held to the CPU time of this thread, best of five runs, so
+    // that other processes sharing the cores do not count.
+    guard report.shouldRun("pipeline.sample_gyro") else { return }
+    let iterations = 200_000
+    var best = Double.infinity
+    for _ in 0..<5 {
         let pipeline = HeadingPipeline(setup)
         var sum = 0.0
-        for i in 0..<n {
+        let t0 = threadCPUNanoseconds()
+        for i in 0..<iterations {
             let x = inputs[i & 1023]
             let t = Double(i) * 0.005
             if let e = pipeline.process(field: x.field, acceleration: x.acceleration, rotationRate: x.rate,
@@ -196,6 +202,11 @@ private func benchPipelineSampleWithGyroscope() {
                 sum += e.magneticHeading + e.accuracy
             }
         }
+        best = min(best, Double(threadCPUNanoseconds() - t0) / Double(iterations))
         blackHole(sum)
     }
+    let goal = 500.0
+    report.add(BenchResult(name: "pipeline.sample_gyro", nsPerOp: best, iterations: iterations * 5,
+                           extra: [("cpu_ns_per_sample", fixed(best, 1)), ("goal_ns", fixed(goal, 0)),
+                                   ("ok", best <= goal ? "true" : "false")]))
 }
