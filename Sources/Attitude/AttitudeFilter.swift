@@ -157,6 +157,18 @@ public struct AttitudeFilter: Sendable {
             gyroBias: bias, flags: flags)
     }
 
+    /// `update` and then `estimate`, in one call: for a filter kept in a larger value (an optional
+    /// property, a class), where reading `estimate` would first copy the whole filter.
+    ///
+    /// ```swift
+    /// let e = filter.updatedEstimate(time: t, gyroscope: g, accelerometer: a, magnetometer: m)
+    /// ```
+    public mutating func updatedEstimate(time: Double, gyroscope: Vector3?, accelerometer: Vector3?,
+                                         magnetometer: Vector3?) -> AttitudeEstimate {
+        update(time: time, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer)
+        return estimate
+    }
+
     /// Body → NED.
     public var quaternion: Quaternion { composed }
 

@@ -52,4 +52,21 @@ public struct HeadingFlags: OptionSet, Sendable, Hashable {
 
     /// Names of the flags set, in bit order (for logs and JSON).
     public var names: [String] { Self.all.filter { contains($0.flag) }.map(\.name) }
+
+    /// Appends the names of the flags set, in bit order, with `separator` between them, to `out`
+    /// (a line being built as bytes: no array of names per line).
+    ///
+    /// ```swift
+    /// var line: [UInt8] = []
+    /// estimate.flags.appendNames(separator: UInt8(ascii: "|"), to: &line)   // "levelOnly|noDeclination"
+    /// ```
+    public func appendNames(separator: UInt8, to out: inout [UInt8]) {
+        guard !isEmpty else { return }
+        var first = true
+        for entry in Self.all where contains(entry.flag) {
+            if !first { out.append(separator) }
+            first = false
+            out.append(contentsOf: entry.name.utf8)
+        }
+    }
 }

@@ -27,8 +27,9 @@ extension HeadingFilter {
             attitude?.setExpectedField(ned: Vector3(expected.totalField * cos(dip), 0, expected.totalField * sin(dip)))
             attitudeField = expected
         }
-        attitude?.update(time: s.monotonic, gyroscope: rate, accelerometer: s.acceleration, magnetometer: s.magnetic)
-        guard let a = attitude?.estimate, let compass = a.headingDegrees else { return nil }
+        guard let a = attitude?.updatedEstimate(time: s.monotonic, gyroscope: rate, accelerometer: s.acceleration,
+                                                magnetometer: s.magnetic),
+              let compass = a.headingDegrees else { return nil }
 
         if a.flags.contains(.magneticDisturbance) { flags.insert(.disturbed) }
         if a.flags.contains(.accelerationRejected) { flags.insert(.tiltHeld) }

@@ -72,6 +72,7 @@ public struct Recording: Sendable {
             throw RecordingError.tooLarge(path: path, bytes: size)
         }
         var reader = RecordingReader(path: path, requireTime: requireTime)
+        reader.fileSize = lines.regularFileSize
         var failure: RecordingError?
         var total = 0
         try lines.forEach { line, ending in
@@ -132,6 +133,11 @@ struct RecordingReader {
     /// The highest column index a row needs.
     private var lastNeeded = 0
     private var lineNumber = 0
+    /// The file's size when it is a regular file: the first row's length then tells about how many
+    /// rows to make room for, so the columns are not copied again and again as they grow.
+    var fileSize: Int?
+    private var reserved = false
+    static let reservedRows = 1 << 18
     /// Start and end of each field a row needs (reused: no allocation per row).
     private var starts: [Int] = []
     private var ends: [Int] = []
@@ -164,6 +170,7 @@ struct RecordingReader {
             return
         }
         recording.rowCount += 1
+        if !reserved { reserve(rowBytes: raw.count + 1) }
         let count = split(line)
         var values = (0.0, 0.0, 0.0)
         for (k, index) in [c.x, c.y, c.z].enumerated() {
@@ -223,6 +230,21 @@ struct RecordingReader {
                                   examples: Array(recording.badRows.prefix(5)))
         }
         return recording
+    }
+
+    /// Room for the rows a file of `fileSize` bytes holds if its rows are as long as the first, up
+    /// to `reservedRows` (an hour at 100 Hz is 360 000: beyond it the columns grow as they fill, so
+    /// a file of bad rows behind one good one never claims more than that).
+    private mutating func reserve(rowBytes: Int) {
+        reserved = true
+        guard let size = fileSize, size > 0 else { return }
+        let rows = min(size / max(rowBytes, 16), Self.reservedRows)
+        guard rows > 1 else { return }
+        recording.magnetic.reserveCapacity(rows)
+        recording.times?.reserveCapacity(rows)
+        recording.timeTexts?.reserveCapacity(rows)
+        recording.acceleration?.reserveCapacity(rows)
+        recording.rotationRate?.reserveCapacity(rows)
     }
 
     private mutating func bad(_ reason: String) {

@@ -119,7 +119,8 @@ public final class HeadingPipeline {
     @discardableResult
     public func process(field: Vector3, acceleration: Vector3?, rotationRate: Vector3? = nil, monotonic: Double,
                         wall: Double) -> HeadingEstimate? {
-        var magnetic = profile.map { $0.apply(field) } ?? field
+        // Through the stored profile in place (`profile.map` would copy it, strings and card, per sample).
+        var magnetic = profile?.apply(field) ?? field
         var acceleration = acceleration.map { a in profile?.accelerometer?.apply(a) ?? a }
         var rotationRate = rotationRate
         if let correction {

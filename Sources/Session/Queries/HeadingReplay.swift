@@ -161,12 +161,7 @@ public struct HeadingReplay: Sendable {
         v(e.roll, 3)
         v(e.pitch, 3)
         out.append(44)
-        if !e.flags.isEmpty {
-            for (k, name) in e.flags.names.enumerated() {
-                if k > 0 { out.append(UInt8(ascii: "|")) }
-                out.append(contentsOf: name.utf8)
-            }
-        }
+        e.flags.appendNames(separator: UInt8(ascii: "|"), to: &out)
         v(q == nil ? nil : e.turnRate, 3)
         v(q?.w, 6)
         v(q?.x, 6)
