@@ -2,6 +2,7 @@ import Foundation
 import Heading
 @testable import Session
 import Testing
+import TestSupport
 
 /// `heading --from-file` writes exactly the bytes it wrote before its path was made faster
 /// (Tests/Fixtures/replay, recorded with the replay as it was, see SOURCES.md there): the same
