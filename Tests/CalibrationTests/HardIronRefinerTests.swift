@@ -100,6 +100,93 @@ struct HardIronRefinerTests {
         #expect((r.offset - step).norm < 0.3, "\(r.offset)")
     }
 
+    /// A soft-iron error the profile does not model (up to 4 % of the field, off-diagonal terms too).
+    static let distortion = Matrix3(rows: Vector3(1.04, 0.02, -0.015), Vector3(0.02, 0.97, 0.01), Vector3(-0.015, 0.01, 0.99))
+
+    /// Tumbles the body about all three axes at once (each rate a slow sinusoid of its own period),
+    /// the field read through `distortion` and `offset`, the down axis and gyro as the body turns.
+    static func tumble(_ refiner: inout HardIronRefiner, seconds: Double, distortion: Matrix3, offset: Vector3,
+                       seed: UInt64 = 5) {
+        var rng = SplitMix64(seed: seed)
+        var attitude = Matrix3.identity   // body → NED
+        let dt = 0.02
+        var t = 0.0
+        while t < seconds {
+            // Slow enough (at most ~18°/s) that a half-second block turns by less than 10°.
+            let rate = Vector3(12 * sin(t / 7), 10 * sin(t / 11 + 1), 8 * sin(t / 13 + 2))
+            let body = attitude.transposed * ned
+            let down = attitude.transposed * Vector3(0, 0, 1)
+            let heading = degrees(atan2(attitude[1, 0], attitude[0, 0]))
+            let noise = Vector3(rng.nextGaussian(), rng.nextGaussian(), rng.nextGaussian()) * 0.3
+            refiner.add(time: t, field: distortion * body + offset + noise, rotationRate: rate, down: down,
+                        disturbed: false, heading: heading)
+            attitude = attitude * HardIronRefiner.rotation(rate * (.pi / 180 * dt))
+            t += dt
+        }
+    }
+
+    /// The largest angle (degrees) between a direction and its image through `m`, over a sphere of them.
+    static func worstTurn(_ m: Matrix3) -> Double {
+        var worst = 0.0
+        for i in 0..<12 {
+            for j in 0..<24 {
+                let theta = Double(i) * .pi / 11, phi = Double(j) * .pi / 12
+                let u = Vector3(sin(theta) * cos(phi), sin(theta) * sin(phi), cos(theta))
+                guard let w = (m * u).normalized else { return .infinity }
+                worst = max(worst, degrees(acos(min(1, max(-1, w.dot(u))))))
+            }
+        }
+        return worst
+    }
+
+    @Test func aTumbleConstrainsTheSoftIronAndItIsRefined() throws {
+        // Rich 3-D motion: the field's strength alone pins every soft-iron term, as in a calibration.
+        var r = Self.reference()
+        let truth = Vector3(4, -3, 2)
+        Self.tumble(&r, seconds: 400, distortion: Self.distortion, offset: truth)
+        let s = try #require(r.softIron, "the soft iron was not refined (state \(r.state))")
+        #expect(r.softIronAdoptions >= 1)
+        // What is left of the distortion turns no direction by more than 0.3° (it turned them by up to ~2.5°).
+        let before = Self.worstTurn(Self.distortion), after = Self.worstTurn(s * Self.distortion)
+        print("tumble: distortion turned directions by up to \(before)°, after the refined soft iron \(after)°")
+        #expect(before > 2)
+        #expect(after < 0.3)
+        #expect((r.offset - truth).norm < 0.3, "\(r.offset)")
+        #expect((r.softIronUncertainty ?? 9) <= 0.3)
+        // The corrected field: right at any attitude.
+        let corrected = r.correct(Self.distortion * Self.ned + truth)
+        #expect(degrees(acos(min(1, corrected.normalized!.dot(Self.ned.normalized!)))) < 0.3)
+    }
+
+    @Test func aLevelDriveLeavesTheSoftIronAlone() {
+        // The same distortion, turning about the vertical only: the part of the soft iron that commutes
+        // with the turn is not constrained by the field's strength, so none of it is refined.
+        var r = Self.reference()
+        Self.run(&r, seconds: 400, offset: Vector3(4, -3, 2), yaw: { 10 * $0 },
+                 extra: { t in (Self.distortion - .identity) * (Matrix3.rotation(roll: 0, pitch: 0, yaw: radians(10 * t)).transposed * Self.ned) })
+        #expect(r.hasConverged)
+        #expect(r.softIron == nil)
+        #expect(r.softIronAdoptions == 0)
+    }
+
+    @Test func anUndistortedTumbleAddsNoSoftIron() {
+        // Constrained but not significant: an exact calibration is left as it is.
+        var r = Self.reference()
+        Self.tumble(&r, seconds: 300, distortion: .identity, offset: .zero)
+        #expect(r.hasConverged)
+        #expect(r.softIron == nil)
+        #expect(r.offset.norm < 0.2, "\(r.offset)")
+    }
+
+    @Test func softIronRefinementCanBeSwitchedOff() {
+        var settings = HardIronRefinerSettings()
+        settings.maximumSoftIronUncertainty = nil
+        var r = HardIronRefiner(settings: settings)
+        r.setReference(fieldStrength: Self.strength, inclinationDegrees: Self.dip)
+        Self.tumble(&r, seconds: 300, distortion: Self.distortion, offset: .zero)
+        #expect(r.softIron == nil)
+    }
+
     @Test func boundedMemory() {
         var r = Self.reference()
         Self.run(&r, seconds: 1500, offset: .zero, yaw: { 10 * $0 })

@@ -64,5 +64,59 @@ struct RefinementTrialTests {
         #expect(last <= refineOnly + 0.25)
         #expect(last < cardOnly / 3)
         #expect(last <= 2.5)
+        // A level drive does not constrain the soft iron: the quadrantal residual stays the card's.
+        #expect(report?.softIron == nil && reportAlone?.softIron == nil)
+    }
+
+    @Test func theCardAndTheRefinementDoNotFightOnABoat() {
+        // The sail a replay runs (no receiver): tacks through 90°, rolling in a swell; the compass has a
+        // quadrantal residual the profile does not model, removed by its card, and a hard-iron step
+        // at 1 min that only the refinement can follow. The refinement owns the field's offset (fitted
+        // on the field before the card), the card the heading-dependent residual (applied after it):
+        // together they are as good as the step-free compass with its card.
+        let unmodelled = Matrix3.diagonal(Vector3(1.03, 0.97, 1))
+        var step = Self.step
+        step.start = 60
+        var trial = RefinementTrial(scenario: .boat(), duration: 900, changes: [step], rate: 25, unmodelled: unmodelled)
+        trial.deviationCard = trial.cardForUnmodelled
+        let (both, report) = trial.headingErrors(refine: true)
+        let cardOnly = RefinementTrial.percentile95(trial.headingErrors(refine: false).errors, from: 540, to: 900)
+        var unchanged = RefinementTrial(scenario: .boat(), duration: 900, rate: 25, unmodelled: unmodelled)
+        unchanged.deviationCard = unchanged.cardForUnmodelled
+        let baseline = RefinementTrial.percentile95(unchanged.headingErrors(refine: false).errors, from: 540, to: 900)
+        trial.deviationCard = nil
+        let noCard = RefinementTrial.percentile95(trial.headingErrors(refine: true).errors, from: 540, to: 900)
+        let last = RefinementTrial.percentile95(both, from: 540, to: 900)
+        print("boat: card + refine \(last)°, card alone \(cardOnly)°, refine alone \(noCard)°, "
+              + "step-free with its card \(baseline)°, change \(String(describing: report?.profileChange))")
+        let change = report?.profileChange ?? .zero
+        #expect((change - step.field).norm < 0.7, "\(change)")
+        // The card does not drag the refinement off the step, nor the refinement the card.
+        #expect(last <= baseline + 0.5)
+        #expect(last < cardOnly / 3)
+        // With a card in use the soft iron is left to it.
+        #expect(report?.softIron == nil)
+    }
+
+    @Test func aTumblingRunRefinesTheSoftIronThroughThePipeline() throws {
+        // No card: the quadrantal residual shows in |B| as the body tumbles through every attitude,
+        // and the refinement takes it out of the field itself.
+        let unmodelled = Matrix3(rows: Vector3(1.04, 0.02, 0), Vector3(0.02, 0.97, 0.01), Vector3(0, 0.01, 0.99))
+        // Slowly (a pass pole to pole in 4 min, a spin in 24 s): a block of half a second turns by a few
+        // degrees, not the 45° of a fast tumble, which would shorten the averaged field.
+        let trial = RefinementTrial(scenario: .tumble(period: 240), duration: 600, rate: 25, unmodelled: unmodelled)
+        let (errors, report) = trial.headingErrors(refine: true)
+        // The median error (a tumble passes through attitudes where the heading is undefined).
+        func median(_ e: [(time: Double, error: Double)]) -> Double {
+            let a = e.filter { $0.time >= 420 }.map { abs($0.error) }.sorted()
+            return a.isEmpty ? .nan : a[a.count / 2]
+        }
+        let without = median(trial.headingErrors(refine: false).errors), with = median(errors)
+        print("tumble: median error \(with)° with --refine, \(without)° without; soft iron \(String(describing: report?.softIronChange))")
+        let s = try #require(report?.softIron)
+        // What is left of the distortion is a scale (which no heading depends on) to within 0.6 %.
+        let left = s * unmodelled
+        let scale = (left[0, 0] + left[1, 1] + left[2, 2]) / 3
+        for i in 0..<3 { for j in 0..<3 { #expect(abs(left[i, j] / scale - (i == j ? 1 : 0)) < 0.006, "\(left)") } }
     }
 }

@@ -44,6 +44,24 @@ public struct HardIronRefinerSettings: Sendable, Equatable {
     public var gyroBiasPrior = 0.2
     /// The most blocks kept (memory is bounded whatever the run's length).
     public var maximumBlocks = 1200
+    /// Refine the soft iron too when the data constrain it (see `HardIronRefiner`): the largest 1σ of
+    /// its terms, as a field error (µT: the term times the field's strength), that is used. The same
+    /// bound as the offset's (`maximumUncertainty`), so the refined soft iron is known as well as the
+    /// refined offset is. nil: the soft iron is never refined.
+    public var maximumSoftIronUncertainty: Double? = 0.3
+    /// The soft iron is fitted again every this many seconds (a tenth of the window: it changes only
+    /// with what is built into the vehicle, and each fit weighs the whole window).
+    public var softIronEverySeconds = 30.0
+    /// Blocks over which the body turned more than this (degrees) are left out of the soft-iron fit:
+    /// averaging a field that turns by θ shortens it by about θ²/24 of its part across the turn (at 10°,
+    /// 0.13 %, below the shape the fit must resolve), which would otherwise read as soft iron.
+    public var softIronMaximumBlockTurnDegrees = 10.0
+    /// The field's directions (body axes) must spread this much along their least-spread axis (the
+    /// smallest eigenvalue of their covariance; an even sphere has 1/3, a level turn about 0) before
+    /// the soft iron is fitted: 0.05 is a spread of about ±13° (1σ) out of the plane the directions
+    /// crowd. Below it the shape terms are told from the offset only by the motion's correlations
+    /// (heel with heading, roll with the rate of turn) that any small model error shares.
+    public var softIronMinimumDirectionSpread = 0.05
 
     public init() {}
 }
@@ -70,6 +88,8 @@ struct RefinerBlock: Sendable {
     var orientation: Matrix3?
     var heading: Double
     var flagged: Bool
+    /// How far the body turned during the block (degrees, from the gyro; 0 without one).
+    var turn = 0.0
 }
 
 /// The background refinement of a calibration's hard-iron offset from ordinary motion.
@@ -108,6 +128,19 @@ public struct HardIronRefiner: Sendable {
     public private(set) var adoptions = 0
     /// True once the offset has been known from the data (at least once).
     public var hasConverged: Bool { uncertainty != nil }
+    /// The soft-iron correction in use (body axes, applied after the offset: `S·(m − b)`), nil while the
+    /// data have never constrained it (identity).
+    public private(set) var softIron: Matrix3?
+    /// The refined soft iron's largest 1σ as a field error (µT), nil while it is not refined.
+    public private(set) var softIronUncertainty: Double?
+    /// How many times a refined soft iron was adopted.
+    public private(set) var softIronAdoptions = 0
+
+    /// The calibrated field corrected by the refinement: `S·(field − offset)`.
+    public func correct(_ field: Vector3) -> Vector3 {
+        let v = field - offset
+        return softIron.map { $0 * v } ?? v
+    }
 
     private var reference: (strength: Double, sinDip: Double)?
     private var blocks: [RefinerBlock] = []
@@ -118,13 +151,17 @@ public struct HardIronRefiner: Sendable {
     private var dropUntil = -Double.infinity
     // The block being collected.
     private var sum = Vector3.zero, downSum = Vector3.zero, count = 0, blockStart: Double?
-    private var middle: Matrix3?, blockFlagged = false, blockHeading = 0.0
+    private var middle: Matrix3?, blockFlagged = false, blockHeading = 0.0, blockTurn = 0.0
     // The gyro frame.
     private var gyroFrame: Matrix3 = .identity
     private var gyroValid = false
     private var lastTime: Double?
     private var lastSolve = -Double.infinity
     private var suspectedSince: Double?
+    private var lastSoftIronFit = -Double.infinity
+    /// When the change last adopted was first suspected (the change came before it): the soft iron is
+    /// fitted only over the blocks after it, one magnetic environment.
+    private var lastChange = -Double.infinity
     /// The field strength the last fit found (µT).
     public private(set) var fittedStrength: Double?
 
@@ -157,7 +194,10 @@ public struct HardIronRefiner: Sendable {
         if dt < 0 || dt > 1 { resetCollection() }
         lastTime = time
         if let rate = rotationRate, rate.isFinite {
-            if gyroValid, dt > 0, dt <= 1 { gyroFrame = gyroFrame * Self.rotation(rate * (.pi / 180 * dt)) }
+            if gyroValid, dt > 0, dt <= 1 {
+                gyroFrame = gyroFrame * Self.rotation(rate * (.pi / 180 * dt))
+                if blockStart != nil { blockTurn += rate.norm * dt }
+            }
             gyroValid = true
         } else {
             gyroValid = false
@@ -181,15 +221,15 @@ public struct HardIronRefiner: Sendable {
     }
 
     private mutating func resetCollection() {
-        sum = .zero; downSum = .zero; count = 0; blockStart = nil; middle = nil; blockFlagged = false
+        sum = .zero; downSum = .zero; count = 0; blockStart = nil; middle = nil; blockFlagged = false; blockTurn = 0
         gyroValid = false
     }
 
     private mutating func closeBlock(time: Double) {
-        defer { sum = .zero; downSum = .zero; count = 0; blockStart = nil; middle = nil; blockFlagged = false }
+        defer { sum = .zero; downSum = .zero; count = 0; blockStart = nil; middle = nil; blockFlagged = false; blockTurn = 0 }
         guard count > 0, let down = (downSum / Double(count)).normalized else { return }
         let block = RefinerBlock(time: time, field: sum / Double(count), down: down, orientation: middle,
-                                 heading: blockHeading, flagged: blockFlagged)
+                                 heading: blockHeading, flagged: blockFlagged, turn: blockTurn)
         let margin = settings.transientMarginSeconds
         if block.flagged {
             if flaggedSince == nil {
@@ -230,13 +270,14 @@ public struct HardIronRefiner: Sendable {
         guard let reference, blocks.count >= 20 else { return }
         let recentStart = now - settings.recentSeconds
         let recent = blocks.filter { $0.time >= recentStart }
-        guard let long = fit(blocks, reference: reference, start: offset) else { return }
+        let s0 = softIron ?? .identity
+        guard let long = fit(blocks, reference: reference, start: offset, softIron: s0) else { return }
         let longGood = isUsable(long, blocks: blocks)
         var recentFit: Fit?
         if recent.count >= 20 {
             // From the offset in use and from the change suspected: the better explains the recent data.
             let starts = [offset, suspected].compactMap { $0 }
-            recentFit = starts.compactMap { fit(recent, reference: reference, start: $0) }.min { $0.cost < $1.cost }
+            recentFit = starts.compactMap { fit(recent, reference: reference, start: $0, softIron: s0) }.min { $0.cost < $1.cost }
         }
         if let r = recentFit, isUsable(r, blocks: recent) {
             let difference = (r.offset - offset).norm
@@ -251,6 +292,7 @@ public struct HardIronRefiner: Sendable {
                     uncertainty = r.sigma
                     fittedStrength = r.strength
                     adoptions += 1
+                    lastChange = since
                     let keepFrom = since - settings.recentSeconds
                     blocks.removeAll { $0.time < keepFrom }
                     suspected = nil; suspectedSince = nil
@@ -265,6 +307,10 @@ public struct HardIronRefiner: Sendable {
             uncertainty = long.sigma
             fittedStrength = long.strength
             state = .converged
+            if now - lastSoftIronFit >= settings.softIronEverySeconds {
+                lastSoftIronFit = now
+                refineSoftIron(reference: reference, from: long, softIron: s0)
+            }
         } else if uncertainty == nil {
             state = .collecting
         } else {
@@ -272,14 +318,54 @@ public struct HardIronRefiner: Sendable {
         }
     }
 
+    /// The soft iron, when the window's data constrain it: every one of its five shape terms (a
+    /// symmetric, trace-free correction; its overall scale is the field strength's, and a heading does
+    /// not depend on it) known to `maximumSoftIronUncertainty` from the field's strength and the gyro
+    /// alone, and the correction both significant (χ² of 5 terms past its 0.1 % tail) and at least
+    /// `minimumChange` as a field error. Why from the strength and the gyro alone: a level drive or
+    /// sail turns the field about one axis only, and there the soft iron's part that commutes with that
+    /// turn (more field along the vertical than the horizontal, or less) is pinned only by the WMM's dip;
+    /// a local anomaly of a degree in the dip would then be learned as soft iron. Only rich 3-D motion
+    /// (a tumble, a boat pitching and rolling hard in every direction) constrains all five terms by the
+    /// field's own strength, as a calibration does; otherwise the soft iron is left as the profile has it.
+    private mutating func refineSoftIron(reference: (strength: Double, sinDip: Double), from long: Fit, softIron s0: Matrix3) {
+        let slow = blocks.filter { $0.time >= lastChange && $0.turn <= settings.softIronMaximumBlockTurnDegrees }
+        guard let limit = settings.maximumSoftIronUncertainty, slow.count >= 20,
+              Self.directionSpread(slow, offset: long.offset, softIron: s0) >= settings.softIronMinimumDirectionSpread,
+              let soft = fit(slow, reference: reference, start: long.offset, softIron: s0, fitSoftIron: true),
+              let shape = soft.shape else { return }
+        let field = soft.strength
+        // The offset the soft-iron fit finds (from |B| and the gyro) must agree with the one in use
+        // (with the dip as well): two models of one environment that disagree by a change are not trusted.
+        guard shape.sigma * field <= limit, shape.chiSquare >= 20.5, shape.size * field >= settings.minimumChange,
+              (soft.offset - long.offset).norm < settings.minimumChange, isUsable(soft, blocks: slow) else { return }
+        softIron = soft.softIron
+        softIronUncertainty = shape.sigma * field
+        softIronAdoptions += 1
+    }
+
+    /// The smallest eigenvalue of the covariance of the blocks' field directions (body axes).
+    static func directionSpread(_ blocks: [RefinerBlock], offset: Vector3, softIron: Matrix3) -> Double {
+        let units = blocks.compactMap { (softIron * ($0.field - offset)).normalized }
+        guard units.count >= 3 else { return 0 }
+        let mean = units.reduce(Vector3.zero, +) / Double(units.count)
+        var c = Matrix3(rows: .zero, .zero, .zero)
+        for u in units {
+            let d = u - mean
+            c = c + Matrix3(rows: d * d.x, d * d.y, d * d.z)
+        }
+        return (c / Double(units.count)).symmetricEigen()?.values.x ?? 0
+    }
+
     /// Whether the newest blocks are explained by `candidate` at least as well as by the offset in
     /// use (a transient that has gone away is not).
     private func newestAgree(with candidate: Fit, now: Double, reference: (strength: Double, sinDip: Double)) -> Bool {
         let newest = blocks.filter { $0.time >= now - settings.confirmationSeconds }
         guard newest.count >= 4 else { return false }
-        let withCandidate = Self.cost(newest, offset: candidate.offset, strength: candidate.strength,
+        let s0 = softIron ?? .identity
+        let withCandidate = Self.cost(newest, offset: candidate.offset, softIron: s0, strength: candidate.strength,
                                       sinDip: reference.sinDip, scale: candidate.scale)
-        let withCurrent = Self.cost(newest, offset: offset, strength: candidate.strength,
+        let withCurrent = Self.cost(newest, offset: offset, softIron: s0, strength: candidate.strength,
                                     sinDip: reference.sinDip, scale: candidate.scale)
         return withCandidate <= withCurrent
     }
@@ -317,14 +403,42 @@ public struct HardIronRefiner: Sendable {
         var weights: [Double]
         /// The residual scales (µT) of the strength, dip and gyro rows.
         var scale: (strength: Double, dip: Double, gyro: Double)
+        /// The soft iron of the fit (the one it started from, times the fitted shape when it fitted one).
+        var softIron: Matrix3
+        /// The fitted soft-iron shape, when it fitted one.
+        var shape: Shape?
     }
 
-    /// Robust Gauss–Newton over the blocks: parameters b (3), F, and the residual gyro bias (3,
-    /// rad/s), with priors on F and the bias; residual scales from the data (MAD), Cauchy-like
-    /// weights past 3σ.
-    func fit(_ blocks: [RefinerBlock], reference: (strength: Double, sinDip: Double), start: Vector3) -> Fit? {
-        let n = 7
+    /// The fitted soft-iron shape E (trace-free, symmetric; S = (I + E)·S₀).
+    struct Shape {
+        /// The largest 1σ over every direction of its five terms, from the field's strength and the gyro
+        /// alone (dimensionless: a fraction of the field).
+        var sigma: Double
+        /// Its χ² against no change (the full fit's covariance).
+        var chiSquare: Double
+        /// Its largest eigenvalue's magnitude (a fraction of the field).
+        var size: Double
+    }
+
+    /// The trace-free symmetric matrix of the five shape terms.
+    static func shapeMatrix(_ e: [Double]) -> Matrix3 {
+        Matrix3(rows: Vector3(e[0], e[2], e[3]), Vector3(e[2], e[1], e[4]), Vector3(e[3], e[4], -e[0] - e[1]))
+    }
+
+    /// The shape's basis applied to u: the derivatives of E·u by each of the five terms.
+    static func shapeBasis(_ u: Vector3) -> [Vector3] {
+        [Vector3(u.x, 0, -u.z), Vector3(0, u.y, -u.z), Vector3(u.y, u.x, 0), Vector3(u.z, 0, u.x), Vector3(0, u.z, u.y)]
+    }
+
+    /// Robust Gauss–Newton over the blocks: parameters b (3), F, the residual gyro bias (3, rad/s)
+    /// and, with `fitSoftIron`, the five soft-iron shape terms, with priors on F, the bias and the
+    /// shape; the field the fit explains is S₀·(m − b), or (I + E)·S₀·(m − b). Residual scales from
+    /// the data (MAD), Cauchy-like weights past 3σ.
+    func fit(_ blocks: [RefinerBlock], reference: (strength: Double, sinDip: Double), start: Vector3,
+             softIron s0: Matrix3 = .identity, fitSoftIron: Bool = false) -> Fit? {
+        let n = fitSoftIron ? 12 : 7
         var b = start, strength = reference.strength, bias = Vector3.zero
+        var e = [Double](repeating: 0, count: 5)
         let pairStep = max(1, Int((settings.pairSeconds / settings.blockSeconds).rounded()))
         var pairs: [(Int, Int, Matrix3)] = []
         for i in blocks.indices {
@@ -339,22 +453,28 @@ public struct HardIronRefiner: Sendable {
         var weightsD = weightsF
         var weightsG = [Double](repeating: 1, count: pairs.count)
         var normal = DenseMatrix(n: n)
+        // The strength and gyro rows alone (no dip, no prior on F): what says whether the shape is known.
+        var intrinsic = DenseMatrix(n: n)
         var cost = 0.0
         let strengthPrior = settings.fieldStrengthPrior * reference.strength
         let biasPrior = settings.gyroBiasPrior * .pi / 180
+        // The shape's prior: a tenth of the field, far wider than any soft iron a profile leaves.
+        let shapePrior = 0.1
         for iteration in 0..<6 {
+            let shape = fitSoftIron ? Matrix3.identity + Self.shapeMatrix(e) : .identity
+            let s = shape * s0
             // Residuals at the current parameters.
             var rF = [Double](), rD = [Double](), rG = [Vector3]()
             rF.reserveCapacity(blocks.count); rD.reserveCapacity(blocks.count); rG.reserveCapacity(pairs.count)
             for k in blocks {
-                let v = k.field - b
+                let v = s * (k.field - b)
                 rF.append(v.norm - strength)
                 rD.append(v.dot(k.down) - strength * reference.sinDip)
             }
             for (i, j, r) in pairs {
-                let vi = blocks[i].field - b
+                let vi = s * (blocks[i].field - b)
                 let t = blocks[j].time - blocks[i].time
-                rG.append(blocks[j].field - b - r * vi + (r * vi.cross(bias)) * t)
+                rG.append(s * (blocks[j].field - b) - r * vi + (r * vi.cross(bias)) * t)
             }
             if iteration < 3 {
                 // Scales from the data, then weights.
@@ -373,59 +493,83 @@ public struct HardIronRefiner: Sendable {
             for i in pairs.indices { weightsG[i] = weight(rG[i].norm / (scale.gyro * 1.54)) }
             // Normal equations.
             normal = DenseMatrix(n: n)
+            intrinsic = DenseMatrix(n: n)
             var rhs = [Double](repeating: 0, count: n)
             var row = [Double](repeating: 0, count: n)
             cost = 0
-            func add(_ residual: Double, _ w: Double) {
+            func add(_ residual: Double, _ w: Double, intrinsic isIntrinsic: Bool) {
                 normal.addOuterUpper(row, weight: w)
+                if isIntrinsic && fitSoftIron { intrinsic.addOuterUpper(row, weight: w) }
                 for q in 0..<n { rhs[q] -= w * row[q] * residual }
                 cost += w * residual * residual
             }
-            func set(_ a: Vector3, _ f: Double, _ c: Vector3) {
+            func set(_ a: Vector3, _ f: Double, _ c: Vector3, _ shapeTerms: [Double]? = nil) {
                 row[0] = a.x; row[1] = a.y; row[2] = a.z; row[3] = f; row[4] = c.x; row[5] = c.y; row[6] = c.z
+                if fitSoftIron { for q in 0..<5 { row[7 + q] = shapeTerms?[q] ?? 0 } }
             }
+            let st = s.transposed
             for (i, k) in blocks.enumerated() {
-                let v = k.field - b
+                let u = s0 * (k.field - b)
+                let v = shape * u
                 let norm = v.norm
                 guard norm > 0 else { continue }
-                set(v / -norm, -1, .zero)
-                add(rF[i], weightsF[i] / (scale.strength * scale.strength))
-                set(k.down * -1, -reference.sinDip, .zero)
-                add(rD[i], weightsD[i] / (scale.dip * scale.dip))
+                let unit = v / norm
+                let basis = fitSoftIron ? Self.shapeBasis(u) : []
+                // ∂|v|/∂b = −Sᵀ·v̂, ∂(v·down)/∂b = −Sᵀ·down; by a shape term, the basis applied to u.
+                set((st * unit) * -1, -1, .zero, fitSoftIron ? basis.map { $0.dot(unit) } : nil)
+                add(rF[i], weightsF[i] / (scale.strength * scale.strength), intrinsic: true)
+                // The dip rows lean on the attitude filter's down, whose errors in hard motion would be
+                // learned as soft iron: the soft-iron fit, as a calibration, uses the strength and gyro alone.
+                if !fitSoftIron {
+                    set((st * k.down) * -1, -reference.sinDip, .zero)
+                    add(rD[i], weightsD[i] / (scale.dip * scale.dip), intrinsic: false)
+                }
             }
             for (p, pair) in pairs.enumerated() {
                 let (i, j, r) = pair
-                let vi = blocks[i].field - b
+                let ui = s0 * (blocks[i].field - b), uj = s0 * (blocks[j].field - b)
+                let vi = shape * ui
                 let t = blocks[j].time - blocks[i].time
-                // ∂/∂b of (m_j − b − R(m_i − b) + t·R(v_i × ε)): −(I − R) − t·R[ε]×ᵀ… (the last is second order).
-                let iMinusR = Matrix3.identity - r
+                // ∂/∂b of (S(m_j − b) − R·S(m_i − b) + t·R(v_i × ε)): −(I − R)·S (the ε term's part is second order).
+                let iMinusR = (Matrix3.identity - r) * s
                 // ∂/∂ε of t·R(v_i × ε) = t·R·[v_i]×.
                 let cross = Matrix3(rows: Vector3(0, -vi.z, vi.y), Vector3(vi.z, 0, -vi.x), Vector3(-vi.y, vi.x, 0))
-                let e = (r * cross) * t
+                let ec = (r * cross) * t
+                // By a shape term: B·u_j − R·B·u_i.
+                let basis = fitSoftIron ? zip(Self.shapeBasis(uj), Self.shapeBasis(ui)).map { $0 - r * $1 } : []
                 let w = weightsG[p] / (scale.gyro * scale.gyro)
                 for axis in 0..<3 {
                     let a = axis == 0 ? iMinusR.r0 : (axis == 1 ? iMinusR.r1 : iMinusR.r2)
-                    let c = axis == 0 ? e.r0 : (axis == 1 ? e.r1 : e.r2)
-                    set(a * -1, 0, c)
-                    add(rG[p][axis], w)
+                    let c = axis == 0 ? ec.r0 : (axis == 1 ? ec.r1 : ec.r2)
+                    set(a * -1, 0, c, fitSoftIron ? basis.map { $0[axis] } : nil)
+                    add(rG[p][axis], w, intrinsic: true)
                 }
             }
             // Priors: F about the expected strength, the residual gyro bias about zero, and a weak one
             // on b so a direction the data do not reach stays put rather than wandering.
-            set(.zero, 1, .zero); add(strength - reference.strength, 1 / (strengthPrior * strengthPrior))
+            set(.zero, 1, .zero); add(strength - reference.strength, 1 / (strengthPrior * strengthPrior), intrinsic: false)
             for q in 0..<3 {
-                var e = Vector3.zero
-                e[q] = 1
-                set(.zero, 0, e); add(bias[q], 1 / (biasPrior * biasPrior))
-                set(e, 0, .zero); add(b[q] - start[q], 1 / (50 * 50))
+                var unit = Vector3.zero
+                unit[q] = 1
+                set(.zero, 0, unit); add(bias[q], 1 / (biasPrior * biasPrior), intrinsic: true)
+                set(unit, 0, .zero); add(b[q] - start[q], 1 / (50 * 50), intrinsic: true)
+            }
+            if fitSoftIron {
+                for q in 0..<5 {
+                    var terms = [Double](repeating: 0, count: 5)
+                    terms[q] = 1
+                    set(.zero, 0, .zero, terms); add(e[q], 1 / (shapePrior * shapePrior), intrinsic: true)
+                }
             }
             normal.symmetrize()
             guard let step = normal.solve(rhs) else { return nil }
             b += Vector3(step[0], step[1], step[2])
             strength += step[3]
             bias += Vector3(step[4], step[5], step[6])
-            guard b.isFinite, strength.isFinite, strength > 1, bias.isFinite else { return nil }
-            if iteration >= 3, Vector3(step[0], step[1], step[2]).norm < 1e-3 { break }
+            if fitSoftIron { for q in 0..<5 { e[q] += step[7 + q] } }
+            guard b.isFinite, strength.isFinite, strength > 1, bias.isFinite, e.allSatisfy(\.isFinite) else { return nil }
+            if iteration >= 3, Vector3(step[0], step[1], step[2]).norm < 1e-3,
+               !fitSoftIron || (7..<12).allSatisfy({ abs(step[$0]) < 1e-5 }) { break }
         }
         guard let inverse = normal.inverse() else { return nil }
         let sigma = Vector3(inverse[0, 0].squareRoot(), inverse[1, 1].squareRoot(), inverse[2, 2].squareRoot())
@@ -434,16 +578,34 @@ public struct HardIronRefiner: Sendable {
         let worst = ((a + c) / 2 + (((a - c) / 2) * ((a - c) / 2) + d * d).squareRoot()).squareRoot()
         guard sigma.isFinite, worst.isFinite else { return nil }
         let weights = zip(weightsF, weightsD).map { min($0, $1) }
+        var shape: Shape?
+        var softIron = s0
+        if fitSoftIron {
+            intrinsic.symmetrize()
+            guard let free = intrinsic.inverse() else { return nil }
+            var covariance = DenseMatrix(n: 5), marginal = DenseMatrix(n: 5)
+            for p in 0..<5 { for q in 0..<5 { covariance[p, q] = inverse[7 + p, 7 + q]; marginal[p, q] = free[7 + p, 7 + q] } }
+            let largest = marginal.symmetricEigenvalues().last ?? .infinity
+            let chi = covariance.inverse().map { info in
+                (0..<5).reduce(0.0) { total, p in total + (0..<5).reduce(0.0) { $0 + e[p] * info[p, $1] * e[$1] } }
+            } ?? 0
+            let m = Self.shapeMatrix(e)
+            let size = m.symmetricEigen().map { max(abs($0.values.x), abs($0.values.y), abs($0.values.z)) } ?? .infinity
+            guard largest.isFinite, largest >= 0, chi.isFinite, size.isFinite else { return nil }
+            shape = Shape(sigma: largest.squareRoot(), chiSquare: chi, size: size)
+            softIron = (Matrix3.identity + m) * s0
+        }
         return Fit(offset: b, strength: strength, sigma: sigma, horizontalSigma: worst,
-                   cost: cost / Double(max(1, blocks.count)), weights: weights, scale: scale)
+                   cost: cost / Double(max(1, blocks.count)), weights: weights, scale: scale,
+                   softIron: softIron, shape: shape)
     }
 
     /// The robust cost of `blocks` under an offset (strength and dip rows only), per block.
-    static func cost(_ blocks: [RefinerBlock], offset: Vector3, strength: Double, sinDip: Double,
+    static func cost(_ blocks: [RefinerBlock], offset: Vector3, softIron: Matrix3, strength: Double, sinDip: Double,
                      scale: (strength: Double, dip: Double, gyro: Double)) -> Double {
         var total = 0.0
         for k in blocks {
-            let v = k.field - offset
+            let v = softIron * (k.field - offset)
             let u = (v.norm - strength) / scale.strength, w = (v.dot(k.down) - strength * sinDip) / scale.dip
             total += log1p(u * u / 9) + log1p(w * w / 9)
         }

@@ -81,12 +81,15 @@ public struct RefinementSummary: Sendable, Equatable {
     public var sigma: Double?
     /// The profile's offset after the refinement (µT), nil without a profile.
     public var offset: [Double]?
+    /// The refined soft iron's largest change of the field (percent), nil while it is not refined.
+    public var softIronPercent: Double?
 
-    public init(state: String, change: [Double], sigma: Double?, offset: [Double]? = nil) {
+    public init(state: String, change: [Double], sigma: Double?, offset: [Double]? = nil, softIronPercent: Double? = nil) {
         self.state = state
         self.change = change
         self.sigma = sigma
         self.offset = offset
+        self.softIronPercent = softIronPercent
     }
 
     /// |change| (µT).

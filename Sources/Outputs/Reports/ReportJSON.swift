@@ -39,6 +39,7 @@ public enum ReportJSON {
         add(&o, "change_magnitude_uT", r.changeMagnitude, 3)
         add(&o, "sigma_uT", r.sigma, 3)
         if let offset = r.offset, offset.allSatisfy(\.isFinite) { o.append(("offset_uT", .array(offset.map { number($0, 3) }))) }
+        add(&o, "soft_iron_percent", r.softIronPercent, 2)
         return .object(o)
     }
 

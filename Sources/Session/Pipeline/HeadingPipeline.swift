@@ -83,8 +83,13 @@ public final class HeadingPipeline {
         config.noiseMicrotesla = max(config.noiseMicrotesla, setup.sensorNoise)
         baseResidualMicrotesla = config.calibrationResidualMicrotesla
         filter = HeadingFilter(configuration: config)
-        refiner = (setup.refinement ?? (setup.settings.refine ? HardIronRefinerSettings() : nil))
-            .map { HardIronRefiner(settings: $0) }
+        refiner = (setup.refinement ?? (setup.settings.refine ? HardIronRefinerSettings() : nil)).map { settings in
+            var settings = settings
+            // A deviation card (applied or learned) owns the heading-dependent residual: the soft iron
+            // it was learned over stays as it is, or the two would correct the same quadrantal term twice.
+            if config.deviationMode != .off { settings.maximumSoftIronUncertainty = nil }
+            return HardIronRefiner(settings: settings)
+        }
         correction = HeadingPipeline.correction(profile: profile, orientation: setup.orientation,
                                                 userOrientation: setup.orientationGiven)
     }
@@ -129,7 +134,7 @@ public final class HeadingPipeline {
             rotationRate = rotationRate.map { correction * $0 }
         }
         let calibrated = magnetic
-        if let refiner { magnetic = magnetic - refiner.offset }
+        if let refiner { magnetic = refiner.correct(magnetic) }
         lastCalibrated = magnetic
         guard var e = filter.update(sample: CalibratedSample(monotonic: monotonic, wall: wall, magnetic: magnetic,
                                                              acceleration: acceleration, rotationRate: rotationRate))
@@ -149,12 +154,12 @@ public final class HeadingPipeline {
         }
         let bias = filter.attitudeEstimate?.gyroBias ?? .zero
         let down = e.tilt.map { Vector3(-$0.sinPitch, $0.cosPitch * $0.sinRoll, $0.cosPitch * $0.cosRoll) }
-        let before = (r.offset, r.state, r.adoptions)
+        let before = (r.offset, r.state, r.adoptions + r.softIronAdoptions)
         r.add(time: e.monotonic, field: calibrated, rotationRate: rotationRate.map { $0 - bias }, down: down,
               disturbed: e.flags.contains(.disturbed), heading: e.magneticHeading)
         refiner = r
-        if r.adoptions != before.2 { filter.restartMagneticReference() }
-        if before.0 != r.offset || before.1 != r.state {
+        if r.adoptions + r.softIronAdoptions != before.2 { filter.restartMagneticReference() }
+        if before.0 != r.offset || before.1 != r.state || r.adoptions + r.softIronAdoptions != before.2 {
             filter.setCalibrationResidual(microtesla: Self.refinedResidual(base: baseResidualMicrotesla, refiner: r))
         }
         if r.hasConverged { e.flags.insert(.refined) }
@@ -162,10 +167,12 @@ public final class HeadingPipeline {
     }
 
     /// The calibration's field error with a refinement (µT): the profile's own, the refined offset's
-    /// horizontal uncertainty in quadrature, and at least the size of a suspected change.
+    /// horizontal uncertainty and the refined soft iron's in quadrature, and at least the size of a
+    /// suspected change.
     static func refinedResidual(base: Double, refiner r: HardIronRefiner) -> Double {
         var residual = base
         if let sigma = r.uncertainty { residual = (base * base + sigma.x * sigma.x + sigma.y * sigma.y).squareRoot() }
+        if let soft = r.softIronUncertainty { residual = (residual * residual + soft * soft).squareRoot() }
         if let suspected = r.suspected { residual = max(residual, (suspected - r.offset).norm) }
         return residual
     }
@@ -176,16 +183,22 @@ public final class HeadingPipeline {
         guard let r = refiner else { return nil }
         var change = r.offset
         var newOffset: Vector3?
+        var newMatrix: Matrix3?
         if let profile {
-            let toProfile = (correction ?? .identity).inverse.flatMap { c in profile.matrix.inverse.map { $0 * c } }
+            let c = correction ?? .identity
+            let toProfile = c.inverse.flatMap { ci in profile.matrix.inverse.map { $0 * ci } }
             if let m = toProfile {
                 change = m * r.offset
                 newOffset = profile.offset + change
             }
+            // S·(C·M·(raw − o) − b) = C·M′·(raw − o′) with M′ = C⁻¹·S·C·M, o′ = o + (C·M)⁻¹·b.
+            if let s = r.softIron, let ci = c.inverse { newMatrix = ci * s * c * profile.matrix }
         }
         return RefinementReport(state: r.state, offset: r.offset, profileChange: change, refinedProfileOffset: newOffset,
                                 uncertainty: r.uncertainty, suspected: r.suspected, adoptions: r.adoptions,
-                                fittedStrength: r.fittedStrength)
+                                fittedStrength: r.fittedStrength, softIron: r.softIron,
+                                softIronUncertainty: r.softIronUncertainty, softIronAdoptions: r.softIronAdoptions,
+                                refinedProfileMatrix: newMatrix)
     }
 
     /// The refinement's news since the last call (converged, a change suspected, adopted), for stderr;
@@ -198,8 +211,10 @@ public final class HeadingPipeline {
     /// the profile's; nil otherwise.
     public func refinedProfile() -> CalibrationProfile? {
         guard var p = profile, let report = refinementReport, report.uncertainty != nil,
-              let offset = report.refinedProfileOffset, offset.isFinite, report.offset != .zero else { return nil }
+              let offset = report.refinedProfileOffset, offset.isFinite,
+              report.offset != .zero || report.softIron != nil else { return nil }
         p.offset = offset
+        if let matrix = report.refinedProfileMatrix, matrix.isFinite { p.matrix = matrix; p.model = .full }
         return p
     }
 
@@ -239,6 +254,21 @@ public struct RefinementReport: Sendable, Equatable {
     public var suspected: Vector3?
     public var adoptions: Int
     public var fittedStrength: Double?
+    /// The refined soft-iron correction (body axes, after the offset), nil while the data have not
+    /// constrained it (see `HardIronRefiner`).
+    public var softIron: Matrix3?
+    /// Its largest 1σ as a field error (µT), nil while it is not refined.
+    public var softIronUncertainty: Double?
+    /// How many times a refined soft iron was adopted.
+    public var softIronAdoptions = 0
+    /// The profile's matrix after the refinement, nil while the soft iron is not refined.
+    public var refinedProfileMatrix: Matrix3?
+
+    /// The refined soft iron's largest change of the field (a fraction of it: the largest singular value
+    /// of S − I), nil while it is not refined.
+    public var softIronChange: Double? {
+        softIron.flatMap { s in ((s - .identity).transposed * (s - .identity)).symmetricEigen().map { $0.values.z.squareRoot() } }
+    }
 
     /// The horizontal 1σ (µT), nil until converged.
     public var horizontalUncertainty: Double? { uncertainty.map { ($0.x * $0.x + $0.y * $0.y).squareRoot() } }

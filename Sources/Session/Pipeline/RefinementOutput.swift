@@ -7,7 +7,7 @@ extension RefinementReport {
     /// The output formats' view (JSON under "refine").
     public var summary: RefinementSummary {
         RefinementSummary(state: state.rawValue, change: profileChange.array, sigma: horizontalUncertainty,
-                          offset: refinedProfileOffset?.array)
+                          offset: refinedProfileOffset?.array, softIronPercent: softIronChange.map { 100 * $0 })
     }
 
     /// One line for stderr and the dashboard: the state, the change from the profile and its 1σ.
@@ -19,8 +19,11 @@ extension RefinementReport {
         case .collecting:
             return "refine: collecting (turns and circles pin the offset down; a straight leg does not)"
         case .converged:
+            let soft = softIronChange.map { c in
+                "; soft iron refined (up to \(fixed(100 * c, 1)) % of the field, ±\(fixed(softIronUncertainty ?? .nan, 2)) µT)"
+            } ?? ""
             return "refine: hard-iron offset changed by \(change) from the profile, |Δ| \(fixed(profileChange.norm, 2)) µT, "
-                + "±\(fixed(horizontalUncertainty ?? .nan, 2)) µT (1σ)"
+                + "±\(fixed(horizontalUncertainty ?? .nan, 2)) µT (1σ)" + soft
         case .changeSuspected:
             let by = suspected.map { fixed(($0 - offset).norm, 1) } ?? "?"
             return "refine: the calibration seems to have changed by \(by) µT; confirming before it is adopted"
@@ -40,13 +43,15 @@ public struct RefinementNarrator: Sendable {
     /// The line to say now, if any.
     public mutating func update(_ report: RefinementReport?, monotonic: Double) -> String? {
         guard let report else { return nil }
-        defer { lastState = report.state; lastAdoptions = report.adoptions }
-        let news = report.state != lastState || report.adoptions != lastAdoptions
+        let adoptions = report.adoptions + report.softIronAdoptions
+        let news = report.state != lastState || adoptions != lastAdoptions
         guard news || (report.state == .converged && monotonic - lastSaid >= 300) else { return nil }
-        // A state that flickers back and forth is said at most every 10 s.
-        guard monotonic - lastSaid >= 10 || report.adoptions != lastAdoptions else { return nil }
-        lastSaid = monotonic
-        return (report.adoptions != lastAdoptions ? "adopted a changed calibration: " : "") + report.line
+        // A state that flickers back and forth is said at most every 10 s (the state then, once the
+        // 10 s have passed: a change held back is not lost).
+        guard monotonic - lastSaid >= 10 || adoptions != lastAdoptions else { return nil }
+        let adopted = adoptions != lastAdoptions
+        lastState = report.state; lastAdoptions = adoptions; lastSaid = monotonic
+        return (adopted ? "adopted a changed calibration: " : "") + report.line
     }
 }
 
@@ -61,7 +66,7 @@ extension HeadingPipeline {
             return
         }
         let sigma = report.horizontalUncertainty ?? 0
-        guard report.profileChange.norm > max(0.1, 2 * sigma), let refined = refinedProfile() else {
+        guard report.profileChange.norm > max(0.1, 2 * sigma) || report.softIron != nil, let refined = refinedProfile() else {
             runtime.say("refine: the profile agrees with the data (within ±\(fixed(sigma, 2)) µT); left as it is")
             return
         }
@@ -86,5 +91,24 @@ extension ProfileStore {
             }
         }
         try save(profile)
+    }
+}
+
+/// The refinement as a log row's flags (`log --refine`, `watch --log --refine`), written on the rows
+/// where it changed (the first row, and each new state, offset, 1σ or soft iron), so every row's
+/// refinement is the last one written above it: `refine=DX/DY/DZ/SIGMA` (the offset's change from the
+/// profile and its horizontal 1σ, µT, to 0.01), `refineState=STATE` (waiting, collecting,
+/// converged, change_suspected) and, once the soft iron is refined, `refineSoftIron=PERCENT` (its
+/// largest change of the field). Every row with a refined calibration applied also carries the
+/// estimate's own `refined` flag, and `calibrationChanged` while a change is being confirmed.
+public struct RefinementFlags: Sendable, Equatable {
+    public var words: [String]
+
+    public init(_ report: RefinementReport) {
+        let c = report.profileChange
+        let sigma = report.horizontalUncertainty.map { fixed($0, 2) } ?? "nan"
+        words = ["refineState=" + report.state.rawValue,
+                 "refine=\(fixed(c.x, 2))/\(fixed(c.y, 2))/\(fixed(c.z, 2))/\(sigma)"]
+        if let soft = report.softIronChange { words.append("refineSoftIron=" + fixed(100 * soft, 2)) }
     }
 }

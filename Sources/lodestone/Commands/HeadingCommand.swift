@@ -34,8 +34,9 @@ enum HeadingCommand: Command {
         --residual 0.5 for a good calibration.
         True heading needs --location or --declination.
         --refine refines the profile's hard-iron offset from the recording's turns against the WMM's
-        field at --location (required: a recording has no fix); it adds the columns refine_state,
-        refine_change_x_uT, refine_change_y_uT, refine_change_z_uT and refine_sigma_uT (a "refine"
+        field at --location (required: a recording has no fix; without it, exit 64), and its soft iron
+        when the recording's motion pins it down by the field's strength alone; it adds the columns
+        refine_state, refine_change_x_uT, refine_change_y_uT, refine_change_z_uT and refine_sigma_uT (a "refine"
         object in JSON), says its progress on stderr, and saves the refined offset to the --calibration
         file when it converged (the file as it was is kept as FILE.previous). Example:
           lodestone heading --from-file raw.csv --calibration profile.json --location -33.87,151.21 --year 2026.5

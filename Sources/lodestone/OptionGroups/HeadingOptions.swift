@@ -28,7 +28,8 @@ struct HeadingOptions: OptionGroup {
         + "the profile has one), learn (saved to the profile on exit), show")
 
     static let refine = Option("refine", help: "refine the profile's hard-iron offset in the background from ordinary "
-        + "motion (turns, circles; the gyro where there is one) against the WMM's field at the fix or --location; "
+        + "motion (turns, circles; the gyro where there is one) against the WMM's field at the fix or --location, "
+        + "and its soft iron when the motion pins it down (a tumble, not a level drive; never with a deviation card); "
         + "reported on stderr, in the dashboard, JSON and the log's flags, and saved to the profile on a clean exit "
         + "once converged (the previous profile kept as FILE.previous)")
 
