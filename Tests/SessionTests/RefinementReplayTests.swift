@@ -83,6 +83,29 @@ struct RefinementReplayTests {
         #expect(!FileManager.default.fileExists(atPath: h.path("old.json.previous")))
     }
 
+    @Test func withoutRefineTheOutputIsAsWithoutTheRefinement() throws {
+        // Without --refine no refiner is built and the lines are the plain replay's; with it, until the
+        // refinement first applies anything (a change is suspected or an offset adopted), every line is
+        // that same line byte for byte with the refinement's columns after it: the refinement's path,
+        // idle, changes nothing of the heading, its accuracy or its flags.
+        let trial = RefinementTrial(scenario: .boat(), duration: 240, changes: [Self.step], rate: 25)
+        let off = try Self.replay(trial, refine: false, in: try SessionHarness("refine-identity-off")).lines
+        let on = try Self.replay(trial, refine: true, in: try SessionHarness("refine-identity-on")).lines
+        #expect(off.count == on.count)
+        #expect(on[0] == off[0] + HeadingReplay.refineHeader)
+        var idle = 0, identical = 0
+        for (a, b) in zip(off.dropFirst(), on.dropFirst()) {
+            guard b.contains(",collecting,") || b.contains(",waiting,") else { break }
+            idle += 1
+            if b.hasPrefix(a + ",") { identical += 1 } else if identical == idle - 1 { Issue.record("line \(idle + 1):\n\(a)\n\(b)") }
+        }
+        #expect(identical == idle)
+        // The refinement needs its heading span and 0.3 µT before it applies anything: 40 s at 25 Hz.
+        #expect(idle >= 1000, "\(idle) lines while collecting")
+        // And then it does act: the lines after differ (the accuracy counts the refined calibration).
+        #expect(on.last?.contains(",collecting,") == false)
+    }
+
     @Test func aReplayWithoutALocationIsAUsageError() throws {
         let h = try SessionHarness("refine-replay-nolocation")
         let trial = RefinementTrial(scenario: .car(), duration: 30)

@@ -45,14 +45,17 @@ final class LogRows: LiveConsumer {
     let live: LiveSession
     let minimumInterval: Double
     let runtime: Runtime
+    /// `log --refine`: say the refinement's progress on stderr (watch --log leaves it to its display).
+    let sayRefinement: Bool
     private var lastLogged = -Double.infinity
     private var losses = LossReport()
 
-    init(_ session: LogSession, live: LiveSession, runtime: Runtime, minimumInterval: Double = 0) {
+    init(_ session: LogSession, live: LiveSession, runtime: Runtime, minimumInterval: Double = 0, sayRefinement: Bool = false) {
         self.session = session
         self.live = live
         self.runtime = runtime
         self.minimumInterval = minimumInterval
+        self.sayRefinement = sayRefinement
     }
 
     private func say(lost: Int) {
@@ -65,6 +68,7 @@ final class LogRows: LiveConsumer {
         // Building the row marks the current fix as logged (its distance and bearing go on this row).
         if let row = live.logRow() { try session.append(row) }
         lastLogged = sample.monotonic
+        if sayRefinement, let news = live.pipeline.takeRefinementNews() { runtime.say(news) }
         return .proceed
     }
 

@@ -68,6 +68,8 @@ public final class LiveSession {
     /// The fix the last log row carried, and the distance travelled then, for the leg of the next.
     private var lastLoggedFix: Fix?
     private var travelledAtLastLoggedFix = 0.0
+    /// `--refine`: the refinement as the last log row carried it (its flags say each change once).
+    private var lastLoggedRefinement: RefinementFlags?
     public private(set) var deviationLearned = 0
     public var learnsDeviation: Bool { fixStage.learnsDeviation }
     /// True when the sensor is the simulator's.
@@ -268,6 +270,11 @@ public final class LiveSession {
                          accuracy: e.flatMap { $0.isAccuracyAvailable ? $0.accuracy : nil },
                          flags: e?.flags.names ?? [],
                          acceleration: sample.acceleration, rotationRate: sample.rotationRate)
+        if let report = pipeline.refinementReport {
+            let now = RefinementFlags(report)
+            if now != lastLoggedRefinement { row.flags += now.words }
+            lastLoggedRefinement = now
+        }
         if let fix = currentFix(), fix.hasPosition {
             row.gnssMode = fix.mode == .threeD ? "3d" : "2d"
             row.latitude = fix.lat

@@ -38,7 +38,7 @@ public enum LogRecording {
         // One row per update slot with a new sample (slot k at start + k/rate), the log's flush and
         // sync cadence at every turn, each change of the sensor's state said once.
         let loop = LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: request.rate, duration: request.duration)
-        try loop.run([LogRows(session, live: live, runtime: runtime), ReaderStatusLines(runtime: runtime)])
+        try loop.run([LogRows(session, live: live, runtime: runtime, sayRefinement: true), ReaderStatusLines(runtime: runtime)])
         try session.close()
         runtime.say("\(session.rowsWritten) rows written to \(session.currentPath)")
         try live.saveRefinement(explicitPath: request.live.calibrationPath, runtime: runtime)
