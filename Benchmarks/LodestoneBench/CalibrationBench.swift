@@ -24,6 +24,7 @@ func runCalibrationBenchmarks() {
 
     runCalibrationWizardBenchmark()
     runCalibrationAcceptanceBenchmarks()
+    runCalibrationSeedBenchmarks()
 
     guard let recording = loadRecordingMagnetometer() else {
         reportFigure("calibration.real_recording", extra: [("ok", "false"), ("error", "\"recording not found\"")])

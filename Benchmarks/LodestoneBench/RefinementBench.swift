@@ -18,18 +18,26 @@ func runRefinementBenchmarks() {
     let transient = FieldChange(field: Vector3(9, -12, 0), start: 720, end: 740, rampSeconds: 2)
     func figures(_ trial: RefinementTrial, stepAt: Double, transientEnd: Double) -> [(String, String)] {
         var extra: [(String, String)] = []
+        var last = Double.nan, afterTransient = Double.nan
         for refine in [false, true] {
             let (errors, report) = trial.headingErrors(refine: refine)
             let suffix = refine ? "_refine" : ""
             extra.append(("p95_before_step\(suffix)", jsonNumber(RefinementTrial.percentile95(errors, from: 60, to: stepAt), 3)))
-            extra.append(("p95_last_6min\(suffix)", jsonNumber(RefinementTrial.percentile95(errors, from: 840, to: 1200), 3)))
-            extra.append(("p95_minute_after_transient\(suffix)",
-                          jsonNumber(RefinementTrial.percentile95(errors, from: transientEnd, to: transientEnd + 60), 3)))
+            let lastSix = RefinementTrial.percentile95(errors, from: 840, to: 1200)
+            let minute = RefinementTrial.percentile95(errors, from: transientEnd, to: transientEnd + 60)
+            extra.append(("p95_last_6min\(suffix)", jsonNumber(lastSix, 3)))
+            extra.append(("p95_minute_after_transient\(suffix)", jsonNumber(minute, 3)))
             if let report {
                 extra.append(("refined_change_uT", "[\(report.profileChange.array.map { jsonNumber($0, 3) }.joined(separator: ","))]"))
                 extra.append(("refined_sigma_uT", jsonNumber(report.horizontalUncertainty ?? .nan, 3)))
+                extra.append(("soft_iron_refined", report.softIron == nil ? "false" : "true"))
             }
+            if refine { last = lastSix; afterTransient = minute }
         }
+        // The goals: ≤ 1.5° over the last 6 min with --refine, ≤ 2° in the minute after the transient.
+        extra.append(("goal_p95_last_6min_refine_deg", "1.5"))
+        extra.append(("goal_p95_minute_after_transient_refine_deg", "2"))
+        extra.append(("goal_met", last <= 1.5 && afterTransient <= 2 ? "true" : "false"))
         return extra
     }
     if report.shouldRun("refine.drive") {
@@ -45,7 +53,9 @@ func runRefinementBenchmarks() {
         let without = RefinementTrial.percentile95(trial.headingErrors(refine: false).errors, from: 60, to: 1200)
         let with = RefinementTrial.percentile95(trial.headingErrors(refine: true).errors, from: 60, to: 1200)
         reportFigure("refine.unchanged", extra: [("p95", jsonNumber(without, 3)), ("p95_refine", jsonNumber(with, 3)),
-                                                 ("difference", jsonNumber(with - without, 3))])
+                                                 ("difference", jsonNumber(with - without, 3)),
+                                                 ("goal_difference_deg", "0.2"),
+                                                 ("goal_met", abs(with - without) <= 0.2 ? "true" : "false")])
     }
     if report.shouldRun("refine.boat") {
         var boatStep = step

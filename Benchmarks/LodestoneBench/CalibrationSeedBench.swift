@@ -1,0 +1,73 @@
+import Calibration
+import Linear
+import Platform
+
+/// `calibration.seed.NAME`: the fit no worse than its algebraic seed on every real recording at hand:
+/// the magnetometer recording of ../shared/data/magnetometer (else the committed copy in
+/// calibration/data) and every BROAD trial `make bench` unpacks (LODESTONE_BROAD_DIR). For each, the
+/// spread of |B| (std/mean, every finite sample) after the solver's fit and after a plain algebraic
+/// ellipsoid fit over the same samples, their ratio, and the goal (≤ 1.02); `calibration.seed` sums up
+/// the worst ratio. A recording the solver refuses (too few directions, a field that changed) is
+/// reported as refused, with its reason, and counts against the goal.
+func runCalibrationSeedBenchmarks() {
+    guard report.shouldRun("calibration.seed") else { return }
+    var recordings: [(name: String, samples: [Vector3])] = []
+    let shared = Environment.value("LODESTONE_SHARED_DIR") ?? "../shared"
+    for path in [shared + "/data/magnetometer/acc_mag_log.csv", "calibration/data/acc_mag_log.csv"] {
+        if let samples = seedBenchColumns(path, columns: ["mx", "my", "mz"]), !samples.isEmpty {
+            recordings.append(("acc_mag_log", samples))
+            break
+        }
+    }
+    let broad = Environment.value("LODESTONE_BROAD_DIR") ?? ".build/bench/broad"
+    for name in (Files.list(broad) ?? []).sorted() where name.hasPrefix("broad_") && name.hasSuffix("_raw.csv") {
+        if let samples = seedBenchColumns(broad + "/" + name, columns: ["x", "y", "z"]), !samples.isEmpty {
+            recordings.append((String(name.dropLast("_raw.csv".count)), samples))
+        }
+    }
+    var worst = 0.0
+    var allMet = !recordings.isEmpty
+    for (name, samples) in recordings {
+        var extra: [(String, String)] = [("samples", "\(samples.count)"), ("goal_ratio", "1.02")]
+        switch CalibrationSolver().solve(samples) {
+        case let .success(r):
+            let ours = QualityMetrics.magnitudeSpreadPercent(samples.map(r.fit.apply))
+            let algebraic = EllipsoidFit.algebraic(samples).map { QualityMetrics.magnitudeSpreadPercent(samples.map($0.apply)) } ?? .nan
+            let ratio = ours / algebraic
+            let met = ratio <= 1.02
+            worst = max(worst, ratio.isFinite ? ratio : .infinity)
+            allMet = allMet && met
+            extra += [("spread_after_percent", jsonNumber(ours, 3)), ("algebraic_spread_percent", jsonNumber(algebraic, 3)),
+                      ("ratio", jsonNumber(ratio, 4)), ("kept", r.seed?.keptAlgebraic == true ? "\"algebraic\"" : "\"refined\""),
+                      ("goal_met", met ? "true" : "false")]
+        case let .failure(f):
+            allMet = false
+            let reason = f.issues.first.map { "\($0)" } ?? "refused"
+            extra += [("refused", "\"\(reason.filter { $0 != "\"" && $0 != "\\" && !$0.isNewline })\""), ("goal_met", "false")]
+        }
+        reportFigure("calibration.seed.\(name)", extra: extra)
+    }
+    reportFigure("calibration.seed", extra: [("recordings", "\(recordings.count)"), ("worst_ratio", jsonNumber(worst, 4)),
+                                             ("goal_ratio", "1.02"), ("goal_met", allMet ? "true" : "false")])
+}
+
+/// The named columns of a CSV recording as vectors (rows with all three finite), nil when unreadable.
+private func seedBenchColumns(_ path: String, columns: [String]) -> [Vector3]? {
+    guard let text = try? Files.readText(path) else { return nil }
+    var lines = text.split(whereSeparator: \.isNewline).makeIterator()
+    guard let header = lines.next() else { return nil }
+    let names = header.split(separator: ",").map { $0.filter { !$0.isWhitespace }.lowercased() }
+    let index = columns.compactMap { names.firstIndex(of: $0) }
+    guard index.count == 3 else { return nil }
+    var out: [Vector3] = []
+    while let line = lines.next() {
+        let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+        guard index.allSatisfy({ $0 < cells.count }),
+              let x = Double(cells[index[0]].filter { !$0.isWhitespace }),
+              let y = Double(cells[index[1]].filter { !$0.isWhitespace }),
+              let z = Double(cells[index[2]].filter { !$0.isWhitespace }) else { continue }
+        let v = Vector3(x, y, z)
+        if v.isFinite { out.append(v) }
+    }
+    return out
+}
