@@ -173,7 +173,8 @@ struct RecordingReader {
         if !reserved { reserve(rowBytes: raw.count + 1) }
         let count = split(line)
         var values = (0.0, 0.0, 0.0)
-        for (k, index) in [c.x, c.y, c.z].enumerated() {
+        for k in 0..<3 {
+            let index = k == 0 ? c.x : (k == 1 ? c.y : c.z)   // (no array of the three per row)
             guard index < count else {
                 bad("\(count) values, but the header has \(names.count) columns")
                 return

@@ -85,18 +85,19 @@ public struct HeadingReplay: Sendable {
         // Lines are made straight into one byte buffer and written in chunks of about 64 KiB.
         var buffer: [UInt8] = []
         buffer.reserveCapacity(Self.chunkBytes + 1024)
-        for i in recording.magnetic.indices {
+        let magnetics = recording.magnetic, accelerations = recording.acceleration, rates = recording.rotationRate
+        for i in magnetics.indices {
             guard let t = times[i] else { skipped += 1; continue }
-            let input = recording.magnetic[i]
+            let input = magnetics[i]
             // A profile in the recording's own unit is applied before the conversion to µT; its
             // accelerometer calibration likewise, the pipeline applies a µT profile's own.
             let field = inputProfile.map { $0.apply(input) * scale } ?? input * scale
-            let acceleration = recording.acceleration?[i].map { a in inputProfile?.accelerometer?.apply(a) ?? a }
-            let rotationRate = recording.rotationRate?[i]
+            let acceleration = accelerations?[i].map { a in inputProfile?.accelerometer?.apply(a) ?? a }
+            let rotationRate = rates?[i]
             guard let e = pipeline.process(field: field, acceleration: acceleration, rotationRate: rotationRate,
                                            monotonic: t, wall: startWall + t)
             else { skipped += 1; continue }
-            let refinement = pipeline.refinementReport
+            let refinement = refining ? pipeline.refinementReport : nil
             if let said = narrator.update(refinement, monotonic: t) { runtime.say("t=\(timeTexts[i]) s: " + said) }
             if json {
                 buffer.append(contentsOf: Self.jsonLine(timeTexts[i], e, refinement: refinement).utf8)
