@@ -120,6 +120,7 @@ bench: bench-deps
 	  .build/release/lodestone-bench
 	@$(BUILD_ENV) $(SWIFT) build $(RELEASE) --product lodestone >/dev/null && \
 	  python3 Benchmarks/places/watch_rss.py .build/release/lodestone 20 || echo "watch.rss: could not run the dashboard"
+	@python3 Benchmarks/places/binary_size.py .build/release/lodestone || echo "binary.size: could not measure the binary"
 
 # serve under hostile consumers for 10 minutes (RSS sampled each minute): the soak of `make bench`'s serve.hostile.
 soak:

@@ -46,19 +46,24 @@ public struct NearbySearch: Sendable {
     /// Slack for rounding in the unit vectors, radians (about 6 mm).
     static let angleSlack = 1e-9
 
+    /// The squared chord of the angle `curvatureRatio` times that of squared chord `c` (plus the
+    /// slack): every place nearer by geodesic than one at chord √c is within it.
+    @Sendable static func widenedChordSquared(_ c: Double) -> Double {
+        let angle = 2 * asin(min(1, c.squareRoot() / 2)) * curvatureRatio + angleSlack
+        let limit = 2 * sin(min(Double.pi, angle) / 2)
+        return limit * limit
+    }
+
     /// The `count` nearest places, ordered: user places whose radius holds the point (nearest
     /// first), then every other place by geodesic distance.
     public func nearest(to point: GeoPoint, count: Int) -> [NearbyPlace] {
         guard count > 0 else { return [] }
         var results: [NearbyPlace] = []
-        let hits = gazetteer.nearest(latitude: point.latitude, longitude: point.longitude, count: count)
-        if let last = hits.last {
-            // Every place that may be among the `count` nearest by geodesic distance.
-            let chord = last.chordSquared.squareRoot()
-            let angle = 2 * asin(min(1, chord / 2)) * Self.curvatureRatio + Self.angleSlack
-            let limit = 2 * sin(min(Double.pi, angle) / 2)
-            let candidates = gazetteer.within(latitude: point.latitude, longitude: point.longitude,
-                                              chordSquared: limit * limit)
+        // With the `count` nearest on the sphere, every place that may be among the `count` nearest
+        // by geodesic distance: within the curvature bound of the count-th nearest's angle.
+        let (hits, candidates) = gazetteer.nearest(latitude: point.latitude, longitude: point.longitude, count: count,
+                                                   widenedTo: Self.widenedChordSquared)
+        if !hits.isEmpty {
             for hit in candidates {
                 let position = gazetteer.position(at: hit.index)
                 let (distance, direction) = Self.measure(from: position, to: point)
