@@ -150,8 +150,8 @@ public final class MQTTSink: ServeSink {
             }
             throw .mqtt("cannot connect to the MQTT broker at \(endpoint): \(String(cString: mosquitto_strerror(rc)))")
         }
-        connectFailedTLS = rc == MOSQ_ERR_TLS.rawValue
-        if rc == MOSQ_ERR_ERRNO.rawValue || Self.isNetworkErrno(connectErrno) { networkFailures += 1 }
+        connectFailedTLS = rc == MOSQ_ERR_TLS.rawValue || (endpoint.tls != nil && Self.isReset(connectErrno))
+        if !connectFailedTLS && (rc == MOSQ_ERR_ERRNO.rawValue || Self.isNetworkErrno(connectErrno)) { networkFailures += 1 }
     }
 
     deinit { close() }
@@ -191,6 +191,11 @@ public final class MQTTSink: ServeSink {
         }
     }
 
+    /// errno values of a connection the broker made and then ended: over TLS, a handshake it refused
+    /// (TLS 1.3 tells a client without the certificate it wants only after the client's side of
+    /// the handshake is done, so the client's first write meets a reset).
+    static func isReset(_ e: Int32) -> Bool { e == ECONNRESET || e == EPIPE }
+
     /// errno values that mean the broker cannot be reached at all.
     static func isNetworkErrno(_ e: Int32) -> Bool {
         [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ETIMEDOUT, EHOSTDOWN].contains(e)
@@ -216,6 +221,9 @@ public final class MQTTSink: ServeSink {
     func tlsFailure(_ errors: [String]) -> String {
         let detail = errors.first.map { sanitize($0) } ?? "the TLS handshake failed"
         let joined = errors.joined(separator: " ").lowercased()
+        if joined.contains("certificate required") || joined.contains("peer did not return a certificate") {
+            return "the MQTT broker wants a TLS client certificate (\(detail)); give it with --mqtt-cert FILE and --mqtt-key FILE"
+        }
         if joined.contains("certificate verify failed") || joined.contains("verify") {
             let ca = endpoint.tls?.caFile.map { "the CA in \(sanitize($0))" } ?? "the system's CAs (\(MQTTTLS.systemCAFolder))"
             return "the MQTT broker's certificate does not verify against \(ca), or does not name the host '\(sanitize(endpoint.host))' "
@@ -228,14 +236,25 @@ public final class MQTTSink: ServeSink {
     /// Says on stderr what the network thread noticed; warns once when the broker never answered.
     public func service(now: Double) {
         // Reads the broker's answers, writes what is queued, sends pings; never waits (timeout 0).
+        errno = 0
         let rc = mosquitto_loop(handle, 0, 1)
-        if rc == MOSQ_ERR_ERRNO.rawValue { networkFailures += 1 }
+        let loopErrno = errno
+        // Only a failure below the connection counts as unreachable: a reset after the connection
+        // was made (the broker ending a TLS handshake it refused) is not.
+        let reset = rc == MOSQ_ERR_ERRNO.rawValue && Self.isReset(loopErrno)
+        if rc == MOSQ_ERR_ERRNO.rawValue && !reset { networkFailures += 1 }
         let (notes, everConnected, tlsErrors) = shared.state.withLock { s -> ([String], Bool, [String]) in
             defer { s.notes.removeAll(); s.tlsErrors.removeAll() }
             return (s.notes, s.everConnected, s.tlsErrors)
         }
         for note in notes { runtime.say(note + " (" + endpoint.description + ")") }
-        if endpoint.tls != nil && (rc == MOSQ_ERR_TLS.rawValue || !tlsErrors.isEmpty || connectFailedTLS) {
+        // Over TLS, a connection the broker drops before it ever answered is the handshake refused
+        // (a client certificate missing or not trusted, TLS 1.3 says so only after its handshake),
+        // even when OpenSSL's words did not reach us.
+        let refusedLogin = shared.state.withLock { $0.lastRefusal != nil }
+        let droppedInHandshake = !everConnected && !refusedLogin && networkFailures == 0
+            && (rc == MOSQ_ERR_CONN_LOST.rawValue || reset)
+        if endpoint.tls != nil && (rc == MOSQ_ERR_TLS.rawValue || !tlsErrors.isEmpty || connectFailedTLS || droppedInHandshake) {
             connectFailedTLS = false
             let text = tlsFailure(tlsErrors)
             if text != saidTLSFailure {
@@ -251,7 +270,13 @@ public final class MQTTSink: ServeSink {
         } else if now >= nextRetry {
             errno = 0
             // Over TLS libmosquitto answers success even when the connection was refused; errno tells.
-            if mosquitto_reconnect_async(handle) == MOSQ_ERR_ERRNO.rawValue || Self.isNetworkErrno(errno) { networkFailures += 1 }
+            let retry = mosquitto_reconnect_async(handle)
+            let retryErrno = errno
+            if endpoint.tls != nil && Self.isReset(retryErrno) {
+                connectFailedTLS = true   // said at the next turn, as a TLS failure
+            } else if retry == MOSQ_ERR_ERRNO.rawValue || Self.isNetworkErrno(retryErrno) {
+                networkFailures += 1
+            }
             nextRetry = now + retryDelay
             retryDelay = min(8, retryDelay * 2)
         }
