@@ -101,7 +101,7 @@ final class LogFile {
             stream.write(bytes: bytes)
             try checkStream()
             if stream.dropped > lost {
-                droppedRows += bytes.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+                droppedRows += Self.rows(in: bytes)
             } else {
                 size += bytes.count
             }
@@ -127,6 +127,9 @@ final class LogFile {
         }
         size += bytes.count
     }
+
+    /// Rows in whole-row bytes: their line ends.
+    private static func rows(in bytes: some Sequence<UInt8>) -> Int { bytes.reduce(0) { $0 + ($1 == 10 ? 1 : 0) } }
 
     /// Sends what a pipe or FIFO takes now of the queued rows (each turn of the loop).
     func pump() throws(LogError) {
@@ -155,7 +158,7 @@ final class LogFile {
             stream.finish(waiting: 0.5)
             try checkStream()
             // Rows still queued (a row part-sent among them) never reached the reader whole.
-            droppedRows += stream.queued.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+            droppedRows += Self.rows(in: stream.queued)
         }
         try sync()
     }
