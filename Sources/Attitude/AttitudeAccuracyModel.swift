@@ -56,6 +56,10 @@ public struct AttitudeAccuracyModel: Sendable {
     /// mean square, the time over which the magnetometer's error stays correlated.
     public private(set) var innovationStepMeanSquare: Double = 0
     private var lastInnovation: Double?
+    private var innovationProbe = 0.0                   // degrees, the innovations' short average
+    private var innovationLagProduct = 0.0              // degrees², mean of innovation × that average before it
+    /// The magnetometer's white heading noise per sample (degrees²), as the innovations show it.
+    public private(set) var whiteNoise = 0.0
     /// The part of the innovations' mean square that survives the heading's averaging (degrees²).
     public private(set) var surviving: Double = 0
     /// Mean square of the specific force's angle from the vertical (degrees²), about the roll and
@@ -67,6 +71,16 @@ public struct AttitudeAccuracyModel: Sendable {
     /// burst of tilt error (an acceleration let in for a second) moves it far less than a lasting one.
     public private(set) var slowRollVariance: Double = 30 * 30
     public private(set) var slowPitchVariance: Double = 30 * 30
+    /// The gyro's scale error (fraction) the references' corrections bound it by, about the
+    /// horizontal axes and about the vertical (`observeCorrections`); at most `gyroScaleUncertainty`.
+    public private(set) var tiltScale: Double
+    public private(set) var headingScale: Double
+    private var scaleCountdown = 0
+    private var survivingCountdown = 0
+    private var tiltWatched = false
+    private var headingWatched = false
+    private var tiltCorrectionRate = (x: 0.0, y: 0.0)  // °/s, averaged
+    private var headingCorrectionRate = 0.0             // °/s, averaged
     private let biasVarianceLimit: Double
     private let angleRandomWalk: Double                 // degrees² per second
     private let biasRandomWalk: Double                  // (°/s)² per second
@@ -76,6 +90,8 @@ public struct AttitudeAccuracyModel: Sendable {
         tiltBiasVariance = initial
         headingBiasVariance = initial
         biasVarianceLimit = initial
+        tiltScale = settings.gyroScaleUncertainty
+        headingScale = settings.gyroScaleUncertainty
         angleRandomWalk = settings.gyroNoiseDensity * settings.gyroNoiseDensity
         biasRandomWalk = settings.gyroBiasInstability * settings.gyroBiasInstability
     }
@@ -138,8 +154,45 @@ public struct AttitudeAccuracyModel: Sendable {
         headingCovariance += headingBiasVariance * dt
         headingBiasVariance = min(biasVarianceLimit, headingBiasVariance + q)
         let horizontal = (netRate.x * netRate.x + netRate.y * netRate.y).squareRoot()
-        tiltSystematic = min(90, tiltSystematic + settings.gyroScaleUncertainty * horizontal * dt)
-        headingSystematic = min(180, headingSystematic + settings.gyroScaleUncertainty * abs(netRate.z) * dt)
+        // The scale error the references' corrections show while they watch; the datasheet's
+        // while one is rejected (what the gyro does then, nothing shows).
+        let prior = settings.gyroScaleUncertainty
+        tiltSystematic = min(90, tiltSystematic + (tiltWatched ? tiltScale : prior) * horizontal * dt)
+        headingSystematic = min(180, headingSystematic + (headingWatched ? headingScale : prior) * abs(netRate.z) * dt)
+    }
+
+    /// The corrections the references made this step (degrees: the levelling's rotation about the
+    /// two horizontal axes of the unheaded earth frame, and the heading's turn), averaged as the net
+    /// rotation rate is (`gain`, over `netRateTimeConstant`), and whether each reference was
+    /// trusted in full this step. As the body turns, what the gyro's scale factor gets wrong the
+    /// references keep correcting: over the net rotation `netRate` (°/s, the same frame) the
+    /// average correction rate bounds the scale error the gyro really has, which the systematic
+    /// drifts then grow by where it is below `gyroScaleUncertainty`. A correction rate also counts
+    /// an unlearned bias, noise and accelerations let in, so the bound errs large; below
+    /// `minimumNetRate` (°/s) of rotation it is taken over that rate. While a reference is
+    /// rejected, its drift grows by the datasheet's figure: nothing then shows what the gyro does.
+    @inline(__always)
+    public mutating func observeCorrections(tiltX: Double, tiltY: Double, heading: Double,
+                                            tiltTrusted: Bool, headingTrusted: Bool, netRate: Vector3,
+                                            gain: Double, dt: Double, minimumNetRate: Double,
+                                            settings: AttitudeSettings) {
+        guard dt > 0 else { return }
+        let perSecond = gain / dt
+        // (gain × (x / dt − average), with the division once.)
+        tiltCorrectionRate.x += tiltX * perSecond - gain * tiltCorrectionRate.x
+        tiltCorrectionRate.y += tiltY * perSecond - gain * tiltCorrectionRate.y
+        headingCorrectionRate += heading * perSecond - gain * headingCorrectionRate
+        tiltWatched = tiltTrusted
+        headingWatched = headingTrusted
+        // The bounds move with 15 s averages: worked out again every few samples.
+        scaleCountdown -= 1
+        guard scaleCountdown <= 0 else { return }
+        scaleCountdown = 8
+        let prior = settings.gyroScaleUncertainty, floor = minimumNetRate * minimumNetRate
+        let horizontal = max(floor, netRate.x * netRate.x + netRate.y * netRate.y)
+        let tiltRate = tiltCorrectionRate.x * tiltCorrectionRate.x + tiltCorrectionRate.y * tiltCorrectionRate.y
+        tiltScale = min(prior, (tiltRate / horizontal).squareRoot())
+        headingScale = min(prior, abs(headingCorrectionRate) / max(abs(netRate.z), minimumNetRate))
     }
 
     /// A rest measured the bias: the rate errors' variances become these ((°/s)²), the angle errors'
@@ -204,31 +257,53 @@ public struct AttitudeAccuracyModel: Sendable {
     }
 
     /// The magnetometer corrected the heading with gain `gain` and the bias with `biasGain` (°/s per
-    /// degree); `noiseVariance` is the field's own per-sample heading noise (degrees²);
-    /// `innovationDegrees` is the disagreement, averaged into its mean square with `averagingGain`.
+    /// degree); `noiseVariance` is the field's per-sample heading noise as the datasheet gives it
+    /// (degrees²); `innovationDegrees` is the disagreement, averaged into its statistics with
+    /// `averagingGain`; `probeGain` is the gain of `probeTimeConstant` for this step.
     ///
-    /// The magnetometer's error beyond its white noise (distortion, calibration residual) depends on
-    /// the orientation, so it stays correlated for a time τ_c — long at rest, short in fast turns —
-    /// which the innovations show: for an error correlated over τ_c, the mean square of the change
-    /// from one sample to the next (dt apart) is about 2 × its variance × dt / τ_c. Averaged over
-    /// the heading's time constant τ (`timeConstant`), a fraction τ_c / (2τ) of its variance remains.
+    /// The innovations tell the magnetometer's error apart, without assuming its noise:
+    /// - *white noise*: half the mean square of the innovation's change from one sample to the next
+    ///   (the part that changes from sample to sample), never less than the datasheet's;
+    /// - *correlated error* (distortion, calibration residual: it depends on the orientation, so it
+    ///   stays for a time τ_c): the mean square less the white noise, V;
+    /// - its correlation time, from how much of it a short average of the past innovations
+    ///   (`probeTimeConstant`, τ_p) still shares with the current one: ρ = τ_c / (τ_c + τ_p) of V
+    ///   for an error correlated over τ_c, whatever the white noise (the current sample's is not in
+    ///   the average).
+    /// What the heading's average over τ leaves of it is V·τ_c / τ (at most V): a field that errs
+    /// the same way for as long as the heading averages is followed, and that part the innovations
+    /// cannot show at all (it is the calibration's, `calibrationResidual` where one is known).
     @inline(__always)
     public mutating func headingCorrected(gain: Double, biasGain: Double, noiseVariance: Double,
-                                          innovationDegrees: Double, averagingGain: Double,
+                                          innovationDegrees: Double, averagingGain: Double, probeGain: Double,
                                           dt: Double, timeConstant: Double) {
         innovationMeanSquare += averagingGain * (innovationDegrees * innovationDegrees - innovationMeanSquare)
         if let last = lastInnovation {
             let step = innovationDegrees - last
             innovationStepMeanSquare += averagingGain * (step * step - innovationStepMeanSquare)
+            innovationLagProduct += averagingGain * (innovationDegrees * innovationProbe - innovationLagProduct)
         }
+        innovationProbe += probeGain * (innovationDegrees - innovationProbe)
         lastInnovation = innovationDegrees
-        let correlated = max(0, innovationMeanSquare - noiseVariance)
-        let steps = max(1e-12, innovationStepMeanSquare - 2 * noiseVariance)
-        // The correlation time 2 × correlated × dt / steps, over twice the time constant.
-        surviving = correlated * min(1, correlated * dt / (steps * max(timeConstant, 1e-3)))
-        Self.correct(&headingVariance, &headingCovariance, &headingBiasVariance, k: gain, c: biasGain, r: noiseVariance)
+        whiteNoise = max(noiseVariance, 0.5 * innovationStepMeanSquare)
+        // The correlated part moves with averages over the heading's time constant: worked out
+        // again every few samples.
+        survivingCountdown -= 1
+        if survivingCountdown <= 0 {
+            survivingCountdown = 8
+            let correlated = max(0, innovationMeanSquare - whiteNoise)
+            let shared = correlated > 0 ? min(0.95, max(0, innovationLagProduct / correlated)) : 0
+            let correlationTime = Self.probeTimeConstant * shared / (1 - shared)
+            surviving = correlated * min(1, correlationTime / max(timeConstant, 1e-3))
+        }
+        Self.correct(&headingVariance, &headingCovariance, &headingBiasVariance, k: gain, c: biasGain, r: whiteNoise)
         headingSystematic -= gain * headingSystematic
     }
+
+    /// Time constant (s) of the short average of past innovations that measures how long the
+    /// magnetometer's error stays correlated: longer than a sample, shorter than the heading's
+    /// averaging.
+    public static let probeTimeConstant = 0.5
 
     /// Restores both bias uncertainties (°/s, 1σ), as kept across a restart.
     public mutating func setBiasUncertainty(tilt: Double, heading: Double) {

@@ -75,6 +75,11 @@ public struct AttitudeFilter: Sendable {
     private var flags: AttitudeFlags = [.initialising]
     private var rate: Vector3?                          // °/s, bias removed, body
     private var netRate = Vector3.zero                  // °/s, NED, averaged
+    private var rotationSpeed = 0.0                     // °/s, |rate| averaged over a few seconds
+    private var adaptiveGravity = (tau: 5.0, gain: 0.0, stageGain: 0.0, dt: -1.0, countdown: 0)
+    private var restMagnitude = Double.infinity         // g, |specific force| at the last rest levelled by
+    private var stepCorrection = (tiltX: 0.0, tiltY: 0.0, heading: 0.0)   // degrees, this sample's
+    private var stepTrusted = (tilt: false, heading: false)                // each reference in full
     private var dipTangent = 2.0                        // tan(dip) of the last field
     private var vehicleAcceleration: VehicleAcceleration?
     private var vehicleAccelerationTime = -Double.infinity
@@ -248,16 +253,24 @@ public struct AttitudeFilter: Sendable {
         let tilted = inclination * strapdown
         let earthRate = tilted.rotate(omega)    // °/s, NED before the heading turn
         netRate += (earthRate - netRate) * gains.netRate
+        rotationSpeed += (omegaNorm - rotationSpeed) * gains.rejection
         accuracy.propagate(netRate: netRate, rate: omegaNorm, dt: dt, settings: settings)
 
         // Moving steadily enough for the references' corrections to teach the bias (each reference
         // adds its own condition: that it is trusted now).
         let calm = !flags.contains(.atRest) && elapsed > settings.initialisationDuration
             && omegaNorm < settings.motionBiasRateLimit
+        stepCorrection = (0, 0, 0)
+        stepTrusted = (false, false)
         if let accel { correctTilt(accel, dt: dt, calm: calm, tilted: tilted) }
         if let field, tiltInitialised {
             correctHeading(field, dt: dt, calm: calm, verticalRate: earthRate.z)
         }
+        accuracy.observeCorrections(tiltX: stepCorrection.tiltX, tiltY: stepCorrection.tiltY,
+                                    heading: stepCorrection.heading, tiltTrusted: stepTrusted.tilt,
+                                    headingTrusted: stepTrusted.heading, netRate: netRate, gain: gains.netRate,
+                                    dt: dt, minimumNetRate: settings.gyroScaleObservationRate, settings: settings)
+
         finishFlags(field: field)
     }
 
@@ -284,6 +297,28 @@ public struct AttitudeFilter: Sendable {
     private func motionBiasTimeConstant(sigma: Double) -> Double {
         let scaled = settings.motionBiasInitialTimeConstant * settings.initialBiasUncertainty / max(1e-6, sigma)
         return min(max(settings.motionBiasTimeConstant, 1), max(1, scaled))
+    }
+
+    /// Gravity's time constant now (s): the one that balances the tilt the gyro lets drift against the
+    /// accelerations the average lets in. A drift at r °/s leaves an error of about r·τ; accelerations
+    /// scattering the specific force by σ (degrees about each axis), correlated over τₐ, leave about
+    /// σ·√(τₐ / 2τ). Their sum is least at τ = ∛(σ²·τₐ / (4 r²)). The drift rate r comes from the
+    /// rotation (scale and integration errors per degree turned, `FilterTuning.rotationDrift`) and
+    /// the tilt bias's uncertainty; σ² from the specific force's measured scatter about the vertical.
+    private func gravityTimeConstant() -> Double {
+        let rate = tiltDriftRateSquare
+        let scatter = max(tuning.tiltNoiseSquare,
+                          0.5 * (accuracy.rollResidualMeanSquare + accuracy.pitchResidualMeanSquare))
+        guard rate > 0 else { return tuning.gravityLongest }
+        let tau = cbrt(scatter * settings.accelerationCorrelationTime / (4 * rate))
+        return tau.isFinite ? min(tuning.gravityLongest, max(tuning.gravityShortest, tau)) : tuning.gravityLongest
+    }
+
+    /// How fast the gyro may be tilting the strapdown frame now ((°/s)²): the scale and integration
+    /// errors of the rotation, and the tilt bias's uncertainty.
+    private var tiltDriftRateSquare: Double {
+        let drift = tuning.rotationDrift * rotationSpeed
+        return drift * drift + accuracy.tiltBiasVariance
     }
 
     /// `tilted` is `inclination * strapdown` as the gyro left them this sample.
@@ -343,7 +378,36 @@ public struct AttitudeFilter: Sendable {
         let rollResidual = scale > 0 ? min(90, abs(earth.y * fx - earth.x * fy) * scale) : 90
         // Ramped from `initialTimeConstant` while initialising, then this period's gains.
         let initialising = elapsed < settings.initialisationDuration
-        let baseGain = initialising ? lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant)) : gains.gravity
+        // At rest the specific force is gravity and noise alone: level quickly (`restAccelerationTimeConstant`).
+        // Unless it leans from the slow average of the specific force (where gravity has been over
+        // the last `accelerationReferenceTimeConstant`) by more than the gyro can have let the tilt
+        // drift (3σ, at least 1°): a steady push without rotation (a launch, a long turn) also holds
+        // the gyro and the accelerometer steady, but it turned the specific force where the gyro
+        // says nothing turned. When the push ends, the specific force is back where it was.
+        // When the push ends, the specific force is back where it was; or, once a rest has shown what
+        // the accelerometer reads for gravity alone, its magnitude is back to that: a push leaning
+        // it by θ lengthens it by sec θ − 1 (0.2 % at 3.6°), which the window's average shows.
+        // (The rest window's own average of the specific force: it has held steady for the window.)
+        var still = !initialising && flags.contains(.atRest)
+        if still {
+            let held = strapdown.rotate(rest.filteredAcceleration)
+            let restLimit = max(1, 3 * accuracy.tiltDrift) * radiansPerDegree
+            let unleaned = held.cross(referenceAverage).norm <= restLimit * held.dot(referenceAverage)
+            let magnitude = held.norm
+            still = unleaned || abs(magnitude - restMagnitude) <= settings.restMagnitudeTolerance
+            if still { restMagnitude = magnitude }
+        }
+        // Gravity's time constant moves with averages of seconds: worked out again every few samples
+        // (with its gains for this period), not per sample.
+        if adaptiveGravity.countdown <= 0 || adaptiveGravity.dt != dt {
+            let tau = gravityTimeConstant()
+            adaptiveGravity = (tau, lowPassGain(dt: dt, tau: tau), lowPassGain(dt: dt, tau: tau / 2), dt, 8)
+        }
+        adaptiveGravity.countdown -= 1
+        let gravityTau = still || initialising ? settings.accelerationTimeConstant : adaptiveGravity.tau
+        let baseGain = initialising ? lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant))
+            : still ? gains.restGravity
+            : gravityTau == tuning.gravityLongest ? gains.gravity : adaptiveGravity.gain
         var gain = baseGain
         // Gravity is only rejected while the gyro can hold the tilt on its own; once it cannot,
         // not again until the drift is back under half the limit (so the samples let in are not
@@ -383,7 +447,9 @@ public struct AttitudeFilter: Sendable {
         // A rejected sample slows both stages, so what the first one took in does not keep flowing.
         let weight = gain == baseGain && baseGain > 0 ? 1 : gain / max(baseGain, 1e-300)
         let stageGain = (initialising ? lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant) / 2)
-                                      : gains.gravityStage) * weight
+                                      : still ? gains.restGravityStage
+                                      : gravityTau == tuning.gravityLongest ? gains.gravityStage
+                                      : adaptiveGravity.stageGain) * weight
         gravityStage += (inStrapdown - gravityStage) * stageGain
         gravityAverage += (gravityStage - gravityAverage) * stageGain
         // The slow average learns from what gravity learns from (rejected samples count less), so a
@@ -396,23 +462,30 @@ public struct AttitudeFilter: Sendable {
         let e = up * (1 / upNorm)
         let correction = Quaternion.levelling(up: e)
         inclination = (correction * inclination).renormalized
+        stepCorrection.tiltX = 2 * correction.x * degreesPerRadian
+        stepCorrection.tiltY = 2 * correction.y * degreesPerRadian
+        stepTrusted.tilt = !initialising && gain == baseGain
         // The gravity average's lean from the slow one is the tilt error the accelerations it took
         // in have left (what a back-and-forth motion leaves is its velocity change over the
         // average's span, not its accelerations), as a rotation (axis × angle) split between the
         // roll and the pitch axis.
-        // While an acceleration is being rejected (and for the hold after), part of it got in
-        // before the rejection began: then the short average's lean, times `tiltLeanFraction`,
-        // if larger.
-        var leanCross = gravityAverage.cross(referenceAverage)
-        var along = gravityAverage.dot(referenceAverage)
-        if rejectionHold > 0 {
-            let shortCross = shortAverage.cross(referenceAverage) * settings.tiltLeanFraction
-            let shortAlong = shortAverage.dot(referenceAverage)
-            if shortCross.norm * along > leanCross.norm * shortAlong { leanCross = shortCross; along = shortAlong }
-        }
+        // What part of a launch got in before its rejection began is in the gravity average too, so
+        // this lean holds it (the short average's lean would count a stroke of shaking, which the
+        // two-stage average cuts 2πf·τ/4 times more, as if it had got in).
+        let leanCross = gravityAverage.cross(referenceAverage)
+        let along = gravityAverage.dot(referenceAverage)
+        // A gyro that tilts the strapdown frame at r °/s as it turns (its scale error) also parts the
+        // two averages, by r times the difference of their delays, while it leaves the gravity
+        // average only r·τ behind: the systematic drift the model already carries
+        // (`tiltSystematic`, r·τ when steady). That part is not counted again here. (An unlearned
+        // bias's drift is left in: the model carries it only as a variance.)
         let leanLateral = leanCross.norm
         let leanAxis = inclination.rotate(leanCross)
-        let leanScale = along > leanLateral ? degreesPerRadian / max(along, 1e-9) : 90 / max(leanLateral, 1e-9)
+        let driftLean = accuracy.tiltSystematic * radiansPerDegree
+            * max(0, settings.accelerationReferenceTimeConstant - gravityTau) / max(gravityTau, 1e-3)
+        let leanAngle = along > leanLateral ? leanLateral / max(along, 1e-9) : 1
+        let kept = leanAngle > driftLean ? (leanAngle - driftLean) / leanAngle : 0
+        let leanScale = kept * (along > leanLateral ? degreesPerRadian / max(along, 1e-9) : 90 / max(leanLateral, 1e-9))
         let rollLean = abs(leanAxis.x * fx + leanAxis.y * fy) * leanScale
         let pitchLean = abs(leanAxis.y * fx - leanAxis.x * fy) * leanScale
         // While gravity is trusted in full, the correction undoes what the bias error integrated:
@@ -463,7 +536,12 @@ public struct AttitudeFilter: Sendable {
         let holdExceeded = headingDrift - driftAtDisturbance > settings.magneticRejectionMaximumDriftDegrees
         let judged = updateReference(norm: norm, dip: dip, dt: dt, gyroHoldExceeded: holdExceeded)
         if judged.replaced { flags.insert(.magneticReferenceChanged) }
-        let weight = gate.update(innovationDegrees: innovationDegrees, driftDegrees: headingDrift, dt: dt,
+        // What the disagreement may spread by beyond the drift: the field's sample and the gyro's
+        // are not taken at quite the same instant, and the heading turns by the vertical rate times
+        // that offset (what the lag correction leaves of it).
+        let timing = settings.magneticTimingUncertainty * verticalRate
+        let spread = (headingDrift * headingDrift + timing * timing).squareRoot()
+        let weight = gate.update(innovationDegrees: innovationDegrees, driftDegrees: spread, dt: dt,
                                  holdExceeded: holdExceeded || judged.replaced, gain: gains.magnetic, settings: settings)
         let settled = elapsed > settings.initialisationDuration
         // A field off the reference in |B| or dip is down-weighted like a disagreeing heading: by
@@ -475,13 +553,19 @@ public struct AttitudeFilter: Sendable {
         }
         if weight < 1 && settled { flags.insert(.magneticDisturbance) }
         let biasUncertainty = accuracy.headingBiasUncertainty
-        let headingTau = headingTimeConstant(biasUncertainty: biasUncertainty)
+        // A field judged disturbed is followed no faster than `magneticTimeConstant` however
+        // uncertain the bias: the shorter time constant keeps an unlearned bias from turning the
+        // heading, but towards a wrong field it would only turn it faster.
+        let suspect = settled && (weight < 1 || fieldWeight < 1)
+        let headingTau = suspect ? settings.magneticTimeConstant : headingTimeConstant(biasUncertainty: biasUncertainty)
         let tau = gate.recovering ? min(settings.magneticRecoveryTimeConstant, headingTau) : headingTau
         // This period's gain when the time constant is the usual one; worked out otherwise.
         let baseGain = elapsed >= settings.initialisationDuration && tau == settings.magneticTimeConstant
             ? gains.magnetic : lowPassGain(dt: dt, tau: ramped(tau))
         let gain = baseGain * (settled ? weight : 1) * fieldWeight
         headingTurn.turn(by: gain * innovation)
+        stepCorrection.heading = gain * innovation * degreesPerRadian
+        stepTrusted.heading = settled && !suspect && !gate.recovering
         // Only a field trusted in full teaches the bias, and in proportion to how consistently it
         // agrees with the gyro: a field whose heading scatters by more than the innovation gate's
         // floor (an uncalibrated board turning, steel nearby) would teach the bias its own errors.
@@ -501,7 +585,7 @@ public struct AttitudeFilter: Sendable {
                                   innovationDegrees: innovationDegrees,
                                   // A rejected field's disagreement is the disturbance's, not the scatter's.
                                   averagingGain: gains.magnetic * (settled ? weight * fieldWeight : 1),
-                                  dt: dt, timeConstant: tau)
+                                  probeGain: gains.innovationProbe, dt: dt, timeConstant: tau)
     }
 
     /// The magnetic reference's update with this period's gains.

@@ -8,9 +8,15 @@
 ///   distorted field gives heading errors of several degrees from sample to sample, which a gyro
 ///   bias of 0.05 °/s would take 60 s to match.
 ///
-/// A few settings strike a balance between trusting the gyro and trusting the references (the
-/// innovation gate's width, the rejection angle and the drift allowed while gravity is rejected,
-/// `gyroRotationUncertainty`, `tiltLeanFraction`);
+/// How far each reference is trusted follows from the physics where it can: gravity's time constant
+/// is the one that balances the tilt the gyro lets drift (its scale error times the rotation rate,
+/// and the bias's uncertainty) against the accelerations the average lets in (the specific force's
+/// measured scatter), between `accelerationMinimumTimeConstant` and `accelerationTimeConstant`; a
+/// still body is levelled within a second or two (`restAccelerationTimeConstant`), unless its
+/// specific force leans where the gyro saw nothing turn (a steady push); the innovation gate widens
+/// by the vertical rate times the magnetometer's timing uncertainty. A few settings still strike a
+/// balance between trusting the gyro and trusting the references (the innovation gate's floor, the
+/// rejection angle and the drift allowed while gravity is rejected, `gyroRotationUncertainty`);
 /// their defaults were picked where all four BROAD development trials (01, 07, 15, 30) improved
 /// together, not for one of them.
 ///
@@ -33,6 +39,20 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// frame before it corrects roll and pitch (two first-order stages of half this each). Longer
     /// rejects longer accelerations but lets gyro errors build up. Default 5 s.
     public var accelerationTimeConstant: Double = 5
+
+    /// Shortest time constant (s) of the gravity average. Gravity's time constant is the one that
+    /// balances the two errors it trades (`AttitudeFilter`): the tilt the gyro lets drift, which grows
+    /// with the rotation rate (`gyroScaleUncertainty`, `gyroRotationUncertainty`) and the bias's
+    /// uncertainty, against the accelerations the average lets in (the specific force's measured
+    /// scatter about the vertical, correlated over `accelerationCorrelationTime`). Fast rotation with
+    /// little acceleration shortens it towards this; a vehicle's accelerations hold it at
+    /// `accelerationTimeConstant`. It stays above a quarter of `motionBiasInitialTimeConstant`, so
+    /// the loop that learns the bias from gravity stays damped (½·√(T/τ) ≥ 1). Default 2 s.
+    public var accelerationMinimumTimeConstant: Double = 2
+
+    /// How long a body's accelerations stay correlated (s): a hand's strokes and a walker's steps
+    /// for a fraction of a second, a vehicle's turns and launches for seconds. Default 1 s.
+    public var accelerationCorrelationTime: Double = 1
 
     /// Time constant (s) of the short average of the specific force (in the gyro-stabilised frame)
     /// that rejection compares with the slow one (`accelerationReferenceTimeConstant`): it smooths
@@ -84,8 +104,10 @@ public struct AttitudeSettings: Sendable, Hashable {
 
     /// Heading drift (degrees) the gyro may accumulate in one heading time constant: while the gyro
     /// bias about the vertical is uncertain (σ °/s), the time constant shortens to this / σ, down to
-    /// `magneticMinimumTimeConstant`. Default 2°.
-    public var magneticDriftAllowanceDegrees: Double = 2
+    /// `magneticMinimumTimeConstant`. About what a calibrated magnetometer's heading is good to (a
+    /// 0.5 µT residual across a 20–25 µT horizontal field is 1.2–1.4°): a gyro whose bias is still
+    /// being learned should add no more than the field's own error. Default 1°.
+    public var magneticDriftAllowanceDegrees: Double = 1
 
     /// Shortest heading time constant (s) that `magneticDriftAllowanceDegrees` can bring. Default 2 s.
     public var magneticMinimumTimeConstant: Double = 2
@@ -132,6 +154,12 @@ public struct AttitudeSettings: Sendable, Hashable {
 
     /// Largest lag (s) the correction may assume. Default 0.05 s.
     public var magneticLagLimit: Double = 0.05
+
+    /// How far apart in time a magnetometer sample and the gyro's may be, beyond the learned lag
+    /// (s, 1σ): half the period of a 100 Hz magnetometer, whose sample is held until its next. In a
+    /// fast turn the field's heading and the gyro's then disagree by the vertical rate times this,
+    /// which the innovation gate allows for (`InnovationGate`). Default 0.005 s.
+    public var magneticTimingUncertainty: Double = 0.005
 
     /// Time constant (s) with which the learned field reference (|B|, dip) follows an undisturbed
     /// field. Default 20 s.
@@ -198,6 +226,19 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// Continuous stillness (s) before the window counts as rest and measures the bias. Default 1.5 s.
     public var restMinimumDuration: Double = 1.5
 
+    /// Time constant (s) of the gravity average while at rest (two stages of half this each): a still
+    /// body's specific force is gravity and the accelerometer's noise alone (0.3 mg/√Hz: 0.02° over
+    /// half a second), so the tilt a motion left wrong is levelled within a second or two rather
+    /// than over `accelerationTimeConstant`. Default 0.5 s.
+    public var restAccelerationTimeConstant: Double = 0.5
+
+    /// How far (g) the magnitude of a still body's specific force may be from the one at the last
+    /// rest for the rest to level the tilt although the specific force leans from its slow average
+    /// (a car cruising after a launch or a turn that the average took in). 2 mg: an accelerometer's
+    /// offset drifts about 1 mg per °C; a push leaning the specific force by 3.6° lengthens it by as
+    /// much, so only a push that small can pass for rest. Default 0.002 g.
+    public var restMagnitudeTolerance: Double = 0.002
+
     /// Rotation rate (°/s, 1σ) a body that passes for still may yet have (a desk's sway, a slow turn
     /// within the steadiness limits): what one rest's mean gyro is uncertain by beyond the averaged
     /// noise. The rest measurement is blended with the bias known before in proportion to their
@@ -233,17 +274,18 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// MEMS gyro. Default 0.005 (0.5 %).
     public var gyroScaleUncertainty: Double = 0.005
 
+    /// Net rotation rate (°/s) from which the references' corrections tell how good the gyro's scale
+    /// factor really is (`AttitudeAccuracyModel.observeCorrections`): with at least this much
+    /// turning over `netRateTimeConstant`, a scale error's drift stands above the bias's and the
+    /// noise's. Default 10 °/s.
+    public var gyroScaleObservationRate: Double = 10
+
     /// Integration error per degree of any rotation, back and forth included (coning between
     /// samples, axis misalignment), as a fraction. Default 0.0005 (0.5° per 1000° turned).
     public var gyroRotationUncertainty: Double = 0.0005
 
     /// Tilt uncertainty (degrees, 1σ) of the averaged gravity when the motion is calm. Default 0.5°.
     public var tiltNoiseDegrees: Double = 0.5
-
-    /// The tilt error accelerations leave is the gravity average's lean from the slow average of the
-    /// specific force; while an acceleration is being rejected, this fraction of the short average's
-    /// lean, if larger (part of a launch gets in before it is seen). Default 0.75.
-    public var tiltLeanFraction: Double = 0.75
 
     /// Time constant (s) of the earth-frame average of the rotation rate whose magnitude drives the
     /// scale-factor part of the drift (back-and-forth rotation cancels out). Default 15 s.

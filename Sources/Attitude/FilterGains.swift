@@ -20,6 +20,9 @@ struct FilterTuning: Sendable {
     let candidate: LowPass
     let lag: LowPass
     let restFilter: LowPass
+    let innovationProbe: LowPass            // the innovations' short average (accuracy model)
+    let restGravity: LowPass                // the gravity average while at rest
+    let restGravityStage: LowPass           // each of its stages
     /// The accelerometer's white noise as a tilt variance (degrees²) times 2 dt.
     let accelerometerNoise: Double
     /// tan(`accelerationRejectionDegrees`), the lean beyond which the specific force is rejected.
@@ -30,6 +33,11 @@ struct FilterTuning: Sendable {
     let lagMinimumRate: Double
     /// `tiltNoiseDegrees`².
     let tiltNoiseSquare: Double
+    /// The gyro's integration error per degree turned, scale and rotation together (fraction).
+    let rotationDrift: Double
+    /// Bounds of gravity's time constant (s).
+    let gravityShortest: Double
+    let gravityLongest: Double
 
     init(_ s: AttitudeSettings) {
         netRate = LowPass(tau: s.netRateTimeConstant)
@@ -43,12 +51,20 @@ struct FilterTuning: Sendable {
         candidate = LowPass(tau: s.magneticCandidateTimeConstant)
         lag = LowPass(tau: s.magneticLagTimeConstant)
         restFilter = LowPass(tau: s.restFilterTimeConstant)
+        innovationProbe = LowPass(tau: AttitudeAccuracyModel.probeTimeConstant)
+        restGravity = LowPass(tau: s.restAccelerationTimeConstant)
+        restGravityStage = LowPass(tau: s.restAccelerationTimeConstant / 2)
         let noise = degrees(s.accelerometerNoiseDensity)
         accelerometerNoise = noise * noise
         rejectionTangent = tan(radians(min(89.9, max(0, s.accelerationRejectionDegrees))))
         biasLeanSpan = 3 * max(0, s.accelerationReferenceTimeConstant - s.accelerationRejectionTimeConstant)
         lagMinimumRate = s.magneticLagMinimumRate * .pi / 180
         tiltNoiseSquare = s.tiltNoiseDegrees * s.tiltNoiseDegrees
+        rotationDrift = (s.gyroScaleUncertainty * s.gyroScaleUncertainty
+                         + s.gyroRotationUncertainty * s.gyroRotationUncertainty).squareRoot()
+        gravityLongest = s.accelerationTimeConstant
+        gravityShortest = min(s.accelerationTimeConstant,
+                              max(s.accelerationMinimumTimeConstant, s.motionBiasInitialTimeConstant / 4))
     }
 }
 
@@ -68,6 +84,9 @@ struct StepGains: Sendable {
     private(set) var candidate = 0.0
     private(set) var lag = 0.0
     private(set) var restFilter = 0.0
+    private(set) var innovationProbe = 0.0
+    private(set) var restGravity = 0.0
+    private(set) var restGravityStage = 0.0
     /// The accelerometer's tilt noise per sample (degrees²).
     private(set) var tiltNoise = 0.0
 
@@ -88,6 +107,9 @@ struct StepGains: Sendable {
         candidate = t.candidate.gain(step)
         lag = t.lag.gain(step)
         restFilter = t.restFilter.gain(step)
+        innovationProbe = t.innovationProbe.gain(step)
+        restGravity = t.restGravity.gain(step)
+        restGravityStage = t.restGravityStage.gain(step)
         tiltNoise = t.accelerometerNoise / max(2 * step, 1e-6)
     }
 }

@@ -57,8 +57,10 @@ public struct InnovationGate: Sendable {
                 rejectedDuration = 0
                 return 1
             }
+            // Beyond twice the limit the disagreement is the field's, not a drift of the gyro's that
+            // the model missed: it falls off as the fourth power from there.
             let ratio = limit / abs(d)
-            return ratio * ratio
+            return ratio >= 0.5 ? ratio * ratio : 16 * ratio * ratio * ratio * ratio
         }
         rejectedDuration = 0
         meanSquare += gain * (d * d - meanSquare)
