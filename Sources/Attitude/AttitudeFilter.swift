@@ -42,7 +42,8 @@ public struct AttitudeFilter: Sendable {
     private var headingTurn = HeadingTurn()             // about the down axis
     private var gravityStage = Vector3(0, 0, -1)        // g, strapdown frame, first of two stages
     private var gravityAverage = Vector3(0, 0, -1)      // g, strapdown frame
-    private var shortAverage = Vector3(0, 0, -1)        // g, strapdown frame, for rejection
+    private var shortStage = Vector3(0, 0, -1)          // g, strapdown frame, first of two stages
+    private var shortAverage = Vector3(0, 0, -1)        // g, strapdown frame, for rejection (second)
     private var referenceAverage = Vector3(0, 0, -1)    // g, strapdown frame, slow, for rejection
     private var bias = Vector3.zero                     // °/s
     private var rest = RestDetector()
@@ -341,6 +342,7 @@ public struct AttitudeFilter: Sendable {
             gravityAverage = inStrapdown
             gravityStage = inStrapdown
             shortAverage = inStrapdown
+            shortStage = inStrapdown
             referenceAverage = inStrapdown
             tiltInitialised = true
             // One sample levels the filter to within what a moving body's acceleration can tilt it.
@@ -350,7 +352,12 @@ public struct AttitudeFilter: Sendable {
         // turning does not move it: a short one and a slow one. Only acceleration (or gyro drift)
         // separates them — a launch, a turn — while the comparison never involves the estimate
         // itself. A lasting acceleration ends in recovery (the rejection budget below).
-        shortAverage += (inStrapdown - shortAverage) * gains.rejection
+        // Two stages of half the time constant, as gravity's own average: a stroke of shaking, which
+        // gravity's average cuts as much (2πf·τ/2 times more than one stage would), leans it little,
+        // while a push that lasts leans it all the same. So back-and-forth translation is not
+        // rejected (which would leave out its strokes unevenly and tilt the average), a launch is.
+        shortStage += (inStrapdown - shortStage) * gains.rejectionStage
+        shortAverage += (shortStage - shortAverage) * gains.rejectionStage
         let norm = shortAverage.norm
         let lateral = shortAverage.cross(referenceAverage).norm
         // The two averages also part by what an unlearned gyro bias turns the frame between their

@@ -55,9 +55,10 @@ public struct AttitudeSettings: Sendable, Hashable {
     public var accelerationCorrelationTime: Double = 1
 
     /// Time constant (s) of the short average of the specific force (in the gyro-stabilised frame)
-    /// that rejection compares with the slow one (`accelerationReferenceTimeConstant`): it smooths
-    /// vibration and strokes of shaking (a hand moved to and fro), not a vehicle's launch or turn.
-    /// Default 2 s.
+    /// that rejection compares with the slow one (`accelerationReferenceTimeConstant`), in two
+    /// stages of half this each, as gravity's own average: it smooths vibration and strokes of
+    /// shaking (a hand moved to and fro, a body translated back and forth), not a vehicle's launch
+    /// or turn. Default 2 s.
     public var accelerationRejectionTimeConstant: Double = 2
 
     /// Time constant (s) of the slow average of the specific force that rejection compares with:

@@ -10,7 +10,8 @@ import Linear
 /// constant products the corrections use.
 struct FilterTuning: Sendable {
     let netRate: LowPass
-    let rejection: LowPass                  // the short average of the specific force
+    let rejection: LowPass                  // the short average's span (the rotation speed's average)
+    let rejectionStage: LowPass             // each of the short average's two stages
     let reference: LowPass                  // the slow one
     let gravity: LowPass                    // the gravity average, and the tilt residuals' mean squares
     let gravityStage: LowPass               // each of its two stages (half the time constant)
@@ -42,6 +43,7 @@ struct FilterTuning: Sendable {
     init(_ s: AttitudeSettings) {
         netRate = LowPass(tau: s.netRateTimeConstant)
         rejection = LowPass(tau: s.accelerationRejectionTimeConstant)
+        rejectionStage = LowPass(tau: s.accelerationRejectionTimeConstant / 2)
         reference = LowPass(tau: s.accelerationReferenceTimeConstant)
         gravity = LowPass(tau: s.accelerationTimeConstant)
         gravityStage = LowPass(tau: s.accelerationTimeConstant / 2)
@@ -75,6 +77,7 @@ struct StepGains: Sendable {
     private(set) var dt = -1.0
     private(set) var netRate = 0.0
     private(set) var rejection = 0.0
+    private(set) var rejectionStage = 0.0
     private(set) var reference = 0.0
     private(set) var gravity = 0.0
     private(set) var gravityStage = 0.0
@@ -98,6 +101,7 @@ struct StepGains: Sendable {
         dt = step
         netRate = t.netRate.gain(step)
         rejection = t.rejection.gain(step)
+        rejectionStage = t.rejectionStage.gain(step)
         reference = t.reference.gain(step)
         gravity = t.gravity.gain(step)
         gravityStage = t.gravityStage.gain(step)

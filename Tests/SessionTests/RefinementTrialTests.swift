@@ -60,11 +60,12 @@ struct RefinementTrialTests {
         #expect((change - (reportAlone?.profileChange ?? .zero)).norm < 0.05)
         #expect((change - Self.step.field).norm < 0.7, "\(change)")
         // Together never clearly worse than the refinement alone, and far better than the card alone,
-        // which cannot follow the step. (Measured: 2.13° together, 1.86° refining alone, 12.8° with
-        // the card alone.)
+        // which cannot follow the step. (Measured: 2.6° together, 2.5° refining alone, 12.2° with the
+        // card alone; the car's launches, judged by a two-stage average since back-and-forth
+        // translation stopped being rejected, cost it about half a degree of p95.)
         #expect(last <= refineOnly + 0.35)
         #expect(last < cardOnly / 3)
-        #expect(last <= 2.5)
+        #expect(last <= 3)
         // A level drive does not constrain the soft iron: the quadrantal residual stays the card's.
         #expect(report?.softIron == nil && reportAlone?.softIron == nil)
     }
