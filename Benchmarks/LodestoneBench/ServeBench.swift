@@ -235,7 +235,7 @@ func runServeHostileBenchmark() {
         ("cpu_percent", fixed(cpu, 2)), ("goal_cpu_percent", "1"),
         ("peak_rss_kib", String(peak)), ("goal_rss_kib", "16384"),
         ("rss_growth_kib", String(growth)),
-        ("ok", String(largestGap <= 0.25 && (newcomerFirst ?? 99) <= 2 && cpu <= 1 && peak <= 16384)),
+        ("goal_met", String(largestGap <= 0.25 && (newcomerFirst ?? 99) <= 2 && cpu <= 1 && peak <= 16384)),
     ])
 }
 
