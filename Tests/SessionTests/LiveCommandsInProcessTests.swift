@@ -11,9 +11,11 @@ import TestSupport
 /// prints an error's message after "lodestone COMMAND: " and exits with its code.)
 @Suite("log and serve in process: headers, unwritable folders, JSON files")
 struct LiveCommandsInProcessTests {
-    static func logRequest(_ path: String, rate: Double = 10, duration: Double? = 0.5, overwrite: Bool = false) -> LogRequest {
-        LogRequest(live: LiveRequest(sensors: SensorSelection(simulate: true), gnss: .none, distanceFilter: 0),
-                   file: LogSession.Options(path: path, overwrite: overwrite), rate: rate, duration: duration)
+    /// The log session tests' request: simulated, no GNSS, every row.
+    static func logRequest(_ path: String, overwrite: Bool = false) -> LogRequest {
+        var request = LogSessionTests().request(path, rate: 10, duration: 0.5)
+        request.file.overwrite = overwrite
+        return request
     }
 
     @Test("log into an existing file with another header: exit 65, the file untouched, --overwrite named; with it, a valid log")
