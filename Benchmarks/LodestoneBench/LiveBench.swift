@@ -5,7 +5,10 @@
 //   the `mosquitto` binary is there, else that sink is left out and said so). Goal: ≤ 1 % of a core.
 // - `live.log_50hz`, `live.log_100hz`: log rows to a CSV file. Goal at 100 Hz: ≤ 0.5 % of a core.
 // - `live.serve_rss`: the same serve run as the real `lodestone` binary (LODESTONE_BINARY, default
-//   .build/release/lodestone), its peak resident memory. Goal: ≤ 16 MB.
+//   .build/release/lodestone) with real sockets and the local mosquitto: its CPU per update and % of
+//   a core in the steady state (from 2 s in), and its peak resident memory. Goals: ≤ 1 %, ≤ 16 MB.
+// - `live.log_100hz_binary`: the real binary's `log --simulate --rate 100` to a CSV file, CPU per row
+//   and % of a core. Goal: ≤ 0.5 %.
 // CPU is the process's user + system time over the run (every thread: libmosquitto's too), less the
 // consumer thread's own; "% of a core" is that over the run's wall time. The simulated sensor's
 // emulated chip is part of it (on a Pi the I²C reads cost syscalls instead). LODESTONE_LIVE_SECONDS
@@ -189,6 +192,7 @@ func runLiveBenchmarks() {
     benchLogLive(rate: 50, goal: nil)
     benchLogLive(rate: 100, goal: 0.5)
     benchServeResidentMemory()
+    benchLogBinary()
 }
 
 private func benchServeLive() {
@@ -219,7 +223,7 @@ private func benchServeLive() {
         ("sinks", "\"\(sinks)\""), ("cpu_percent", fixed(figures.cpuPercent, 3)), ("us_per_update", fixed(figures.microsecondsPerUpdate, 1)),
         ("updates", "\(figures.updates)"), ("seconds", fixed(figures.seconds, 1)), ("client_bytes", "\(consumer.bytes)"),
         ("udp_datagrams", "\(consumer.datagrams)"), ("goal_cpu_percent", "1"),
-        ("ok", failure == nil && figures.cpuPercent <= 1 && consumer.bytes > 0 ? "true" : "false"),
+        ("goal_met", failure == nil && figures.cpuPercent <= 1 && consumer.bytes > 0 ? "true" : "false"),
     ]))
 }
 
@@ -241,41 +245,45 @@ private func benchLogLive(rate: Double, goal: Double?) {
     var extra: [(String, String)] = [("cpu_percent", fixed(figures.cpuPercent, 3)), ("us_per_row", fixed(figures.microsecondsPerUpdate, 1)),
                                      ("rows", "\(figures.updates)"), ("seconds", fixed(figures.seconds, 1))]
     if let goal {
-        extra += [("goal_cpu_percent", plain(goal)), ("ok", failure == nil && figures.cpuPercent <= goal && figures.updates > 0 ? "true" : "false")]
+        extra += [("goal_cpu_percent", plain(goal)), ("goal_met", failure == nil && figures.cpuPercent <= goal && figures.updates > 0 ? "true" : "false")]
     }
     report.add(BenchResult(name: name, nsPerOp: figures.microsecondsPerUpdate * 1000, iterations: figures.updates, extra: extra))
 }
 
-/// Peak resident memory of a real `lodestone serve` (VmHWM), and its CPU from /proc, at 50 Hz with every sink.
-private func benchServeResidentMemory() {
-    guard report.shouldRun("live.serve_rss") else { return }
-    let binary = Environment.value("LODESTONE_BINARY") ?? ".build/release/lodestone"
-    guard access(binary, X_OK) == 0 else {
-        print("live.serve_rss: skipped, no \(binary) (make bench builds it)")
-        return
-    }
-    guard let tcpPort = freeLoopbackPort(), let consumer = LoopbackConsumer(tcpPort: tcpPort) else {
-        print("live.serve_rss: cannot open loopback sockets; skipped")
-        return
-    }
-    let broker = LocalBroker()
-    defer { broker?.stop() }
-    let jsonPath = "/tmp/lodestone-bench-serve-rss-\(getpid()).jsonl"
-    defer { unlink(jsonPath) }
-    let seconds = liveSeconds()
-    var command = "exec '\(binary)' serve --simulate --rate 50 --duration \(plain(seconds)) --nmea tcp://127.0.0.1:\(tcpPort)"
-        + " --signalk udp://127.0.0.1:\(consumer.udpPort) --json \(jsonPath)"
-    if let broker { command += " --mqtt mqtt://127.0.0.1:\(broker.port)" }
-    // A home of its own, so no profile or configuration of this machine's user is read.
+/// What a run of the real binary measured.
+private struct BinaryRun {
+    /// CPU (user + system, every thread) over the steady part of the run (from 2 s in to the end),
+    /// per cent of one core.
+    var cpuPercent: Double
+    /// CPU seconds over that part.
+    var cpuSeconds: Double
+    /// Wall seconds over that part.
+    var steadySeconds: Double
+    var peakKB: Int
+    var wall: Double
+    var stderr: String
+}
+
+/// Runs `command` (a shell line that `exec`s the binary, its stdout to /dev/null) with a home of
+/// its own, samples /proc until it ends, and returns its steady CPU and peak memory. The first 2 s
+/// (opening the sensor, the profile, the sockets) are left out of the CPU figure.
+private func runBinary(_ command: String, name: String) -> BinaryRun? {
     let home = "/tmp/lodestone-bench-home-\(getpid())"
     mkdir(home, 0o700)
     defer { rmdir(home) }
-    guard let pid = spawnShellCommand(command + " >/dev/null 2>&1", environment: [("HOME", home), ("XDG_CONFIG_HOME", home)]) else {
-        consumer.finish()
-        print("live.serve_rss: cannot start \(binary)")
-        return
+    let errPath = "/tmp/lodestone-bench-stderr-\(getpid())-\(name)"
+    defer { unlink(errPath) }
+    guard let pid = spawnShellCommand(command + " >/dev/null 2>'\(errPath)'",
+                                      environment: [("HOME", home), ("XDG_CONFIG_HOME", home)]) else { return nil }
+    func ticks() -> Int? {
+        guard let stat = try? Files.readText("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the name: state is field 3, utime 14 and stime 15 (1-based over the whole line).
+        guard fields.count > 13, let u = Int(fields[11]), let s = Int(fields[12]) else { return nil }
+        return u + s
     }
-    var peakKB = 0, ticks = 0
+    var peakKB = 0
+    var first: (ticks: Int, time: Double)?, last: (ticks: Int, time: Double)?
     let started = Clock.monotonic()
     // Sample /proc until the process ends (its last readable figures are kept).
     while true {
@@ -286,20 +294,101 @@ private func benchServeResidentMemory() {
            let kb = Int(line.split(separator: " ").dropFirst().first ?? "") {
             peakKB = max(peakKB, kb)
         }
-        if let stat = try? Files.readText("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") {
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            // After the name: state is field 3, utime 14 and stime 15 (1-based over the whole line).
-            if fields.count > 13, let u = Int(fields[11]), let s = Int(fields[12]) { ticks = u + s }
+        let now = Clock.monotonic()
+        if let t = ticks() {
+            if now - started >= 2 {
+                if first == nil { first = (t, now) }
+                last = (t, now)
+            }
         }
         Clock.sleep(seconds: 0.1)
     }
     let wall = Clock.monotonic() - started
+    let stderr = (try? Files.readText(errPath)) ?? ""
+    guard let first, let last, last.time > first.time else {
+        return BinaryRun(cpuPercent: .nan, cpuSeconds: .nan, steadySeconds: 0, peakKB: peakKB, wall: wall, stderr: stderr)
+    }
+    let cpu = Double(last.ticks - first.ticks) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    return BinaryRun(cpuPercent: 100 * cpu / (last.time - first.time), cpuSeconds: cpu, steadySeconds: last.time - first.time,
+                     peakKB: peakKB, wall: wall, stderr: stderr)
+}
+
+private func benchBinary() -> String? {
+    let binary = Environment.value("LODESTONE_BINARY") ?? ".build/release/lodestone"
+    return access(binary, X_OK) == 0 ? binary : nil
+}
+
+/// A real `lodestone serve --simulate --rate 50` with four sinks (NMEA 0183 over TCP to a reading
+/// client, Signal K over UDP, JSON lines to a file, MQTT to a local mosquitto): its CPU per update
+/// and share of a core (steady state, every thread), and its peak resident memory (VmHWM).
+/// Goals: ≤ 1 % of a core, ≤ 16 MB.
+private func benchServeResidentMemory() {
+    guard report.shouldRun("live.serve_rss") else { return }
+    guard let binary = benchBinary() else {
+        print("live.serve_rss: skipped, no \(Environment.value("LODESTONE_BINARY") ?? ".build/release/lodestone") (make bench builds it)")
+        return
+    }
+    guard let tcpPort = freeLoopbackPort(), let consumer = LoopbackConsumer(tcpPort: tcpPort) else {
+        print("live.serve_rss: cannot open loopback sockets; skipped")
+        return
+    }
+    let broker = LocalBroker()
+    defer { broker?.stop() }
+    let jsonPath = "/tmp/lodestone-bench-serve-rss-\(getpid()).jsonl"
+    defer { unlink(jsonPath) }
+    let seconds = max(liveSeconds(), 5)
+    var command = "exec '\(binary)' serve --simulate --rate 50 --duration \(plain(seconds)) --nmea tcp://127.0.0.1:\(tcpPort)"
+        + " --signalk udp://127.0.0.1:\(consumer.udpPort) --json \(jsonPath)"
+    if let broker { command += " --mqtt mqtt://127.0.0.1:\(broker.port)" }
+    guard let run = runBinary(command, name: "serve") else {
+        consumer.finish()
+        print("live.serve_rss: cannot start \(binary)")
+        return
+    }
     consumer.finish()
-    let cpuPercent = 100 * Double(ticks) / Double(sysconf(Int32(_SC_CLK_TCK))) / wall
-    let megabytes = Double(peakKB) / 1024
-    report.add(BenchResult(name: "live.serve_rss", nsPerOp: .nan, iterations: 0, extra: [
-        ("binary", "\"\(binary)\""), ("peak_rss_mb", fixed(megabytes, 1)), ("cpu_percent", fixed(cpuPercent, 2)),
-        ("seconds", fixed(wall, 1)), ("client_bytes", "\(consumer.bytes)"), ("mqtt", broker == nil ? "false" : "true"),
-        ("goal_rss_mb", "16"), ("ok", peakKB > 0 && megabytes <= 16 ? "true" : "false"),
+    let megabytes = Double(run.peakKB) / 1024
+    // Updates in the steady part: serve's own count, scaled to it.
+    // Its closing line: "lodestone serve: N updates published; …".
+    let published = run.stderr.split(separator: "\n").compactMap { line -> Int? in
+        let words = line.split(separator: " ")
+        guard let i = words.firstIndex(of: "updates"), i > words.startIndex, words.index(after: i) < words.endIndex,
+              words[words.index(after: i)].hasPrefix("published") else { return nil }
+        return Int(words[words.index(before: i)])
+    }.last ?? 0
+    let steadyUpdates = Double(published) * run.steadySeconds / max(seconds, 1)
+    let usPerUpdate = steadyUpdates > 0 ? run.cpuSeconds * 1e6 / steadyUpdates : .nan
+    let met = run.peakKB > 0 && megabytes <= 16 && run.cpuPercent <= 1 && consumer.bytes > 0
+    report.add(BenchResult(name: "live.serve_rss", nsPerOp: usPerUpdate * 1000, iterations: published, extra: [
+        ("binary", "\"\(binary)\""), ("sinks", broker == nil ? "\"nmea-tcp+signalk-udp+json\"" : "\"nmea-tcp+signalk-udp+json+mqtt\""),
+        ("peak_rss_mb", fixed(megabytes, 1)), ("cpu_percent", jsonNumber(run.cpuPercent, 2)),
+        ("us_cpu_per_update", jsonNumber(usPerUpdate, 1)), ("updates", "\(published)"),
+        ("seconds", fixed(run.wall, 1)), ("client_bytes", "\(consumer.bytes)"), ("mqtt", broker == nil ? "false" : "true"),
+        ("goal_cpu_percent", "1"), ("goal_rss_mb", "16"), ("goal_met", met ? "true" : "false"),
+    ]))
+}
+
+/// A real `lodestone log --simulate --rate 100` to a CSV file: CPU per row and share of a core
+/// (steady state). Goal: ≤ 0.5 % of a core.
+private func benchLogBinary() {
+    guard report.shouldRun("live.log_100hz_binary") else { return }
+    guard let binary = benchBinary() else {
+        print("live.log_100hz_binary: skipped, no built binary (make bench builds it)")
+        return
+    }
+    let path = "/tmp/lodestone-bench-log-binary-\(getpid()).csv"
+    defer { unlink(path) }
+    let seconds = max(liveSeconds(), 5)
+    guard let run = runBinary("exec '\(binary)' log --simulate --no-gnss --rate 100 --duration \(plain(seconds)) --output '\(path)' --overwrite",
+                              name: "log") else {
+        print("live.log_100hz_binary: cannot start \(binary)")
+        return
+    }
+    let rows = max(0, ((try? Files.readText(path)) ?? "").utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) } - 1)
+    let steadyRows = Double(rows) * run.steadySeconds / max(seconds, 1)
+    let usPerRow = steadyRows > 0 ? run.cpuSeconds * 1e6 / steadyRows : .nan
+    report.add(BenchResult(name: "live.log_100hz_binary", nsPerOp: usPerRow * 1000, iterations: rows, extra: [
+        ("binary", "\"\(binary)\""), ("cpu_percent", jsonNumber(run.cpuPercent, 2)), ("us_cpu_per_row", jsonNumber(usPerRow, 1)),
+        ("rows", "\(rows)"), ("peak_rss_mb", fixed(Double(run.peakKB) / 1024, 1)), ("seconds", fixed(run.wall, 1)),
+        ("goal_cpu_percent", "0.5"), ("goal_met", rows > 0 && run.cpuPercent <= 0.5 ? "true" : "false"),
     ]))
 }

@@ -50,18 +50,4 @@ struct ServeOptionTests {
         #expect(usageError(["--json", "-", "--json", "-"]) != nil)
         #expect(usageError(["--nmea", "tcp://:1", "--talker", "HCX"])?.message.contains("two letters or digits") == true)
     }
-
-    @Test("serve --simulate --json FILE --duration: one JSON object per update in the file, exit 0")
-    func jsonFile() throws {
-        let folder = try makeTemporaryFolder("serve-json-file")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("out.jsonl").path
-        let result = try runLodestone(["serve", "--simulate", "--no-gnss", "--rate", "20", "--duration", "1.5", "--json", path],
-                                      environment: ["HOME": folder.path, "XDG_CONFIG_HOME": folder.path])
-        #expect(result.status == 0, "\(result.stderr)")
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-        #expect((25...31).contains(lines.count), "\(lines.count) lines")
-        for line in lines { #expect(try JSONValue.parse(String(line))["heading_mag_deg"]?.double != nil) }
-        #expect(result.stderr.contains("\(lines.count) updates published"), "\(result.stderr)")
-    }
 }

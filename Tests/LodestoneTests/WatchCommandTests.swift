@@ -1,49 +1,68 @@
 import Foundation
+import Options
+import Platform
+import Session
 import Testing
 import TestSupport
+@testable import lodestone
 
-@Suite("lodestone watch (end to end)")
+/// `lodestone watch`'s command line and its first failure, in process: the dispatcher's exit codes
+/// for bad arguments (refused before anything runs), the help and version texts it prints, and the
+/// session's error when there is no sensor (what the dispatcher prints after "lodestone watch: ").
+@Suite("lodestone watch: usage, help, no sensor (in process)")
 struct WatchCommandTests {
-    /// Parses "123.4° SE" into the heading, or nil.
-    func heading(of line: String) -> Double? {
-        guard let degree = line.firstIndex(of: "°") else { return nil }
-        return Double(line[..<degree])
-    }
-
     /// True when this machine has an I²C bus (a Pi): the no-sensor path cannot be seen there.
     static let hasI2CBus = (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?.contains { $0.hasPrefix("i2c-") } ?? false
 
     @Test("no sensor: explains, suggests --simulate, exits 69",
           .enabled(if: !hasI2CBus, "this machine has an I²C bus, so the no-bus path cannot be seen here"))
     func noSensor() throws {
-        let result = try runLodestone(["watch"], timeout: 20)
-        #expect(result.status == 69)
-        #expect(result.stderr.contains("i2c_arm=on"))
-        #expect(result.stderr.contains("--simulate"))
+        let folder = try makeTemporaryFolder("watch-no-sensor")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = ManualClock(0, wallAtZero: 1_795_000_000)
+        let runtime = Runtime(time: clock, events: ScriptedEvents(clock: clock, deadline: 30), output: CapturedOutput(),
+                              diagnostics: CapturedOutput(), terminal: nil, interactiveInput: false,
+                              environment: EnvironmentValues(["HOME": folder.path, "XDG_CONFIG_HOME": folder.path]),
+                              command: "watch")
+        do {
+            _ = try WatchSession.run(WatchRequest(live: LiveRequest(sensors: SensorSelection())), runtime: runtime)
+            Issue.record("watch without a sensor must fail")
+        } catch let error as any UserFacingError {
+            #expect(error.exitCode == .unavailable, "\(error.message)")
+            #expect(error.message.contains("i2c_arm=on"), "\(error.message)")
+            #expect(error.message.contains("--simulate"), "\(error.message)")
+        }
+        #expect(clock.now() == 0, "refused before any waiting")
     }
 
-    @Test("bad arguments exit 64 with a message")
+    /// The usage error watch gives for `arguments` (parsed and read by its option groups), if any.
+    /// Only for arguments that must be refused: valid ones would run the command for real.
+    func usageMessage(_ arguments: [String]) -> String? {
+        guard let command = Dispatcher.find("watch") else { return nil }
+        do {
+            _ = try command.run(try parseArguments(arguments, spec: command.spec))
+            return nil
+        } catch {
+            return (error as? UsageError)?.message
+        }
+    }
+
+    @Test("bad arguments exit 64 with a message, before anything runs")
     func usage() throws {
-        let r1 = try runLodestone(["watch", "--rate", "fast"])
-        #expect(r1.status == 64)
-        #expect(r1.stderr.contains("--rate"))
-        let r2 = try runLodestone(["wach"])
-        #expect(r2.status == 64)
-        #expect(r2.stderr.contains("did you mean 'watch'"))
-        let r3 = try runLodestone(["watch", "--bogus"])
-        #expect(r3.status == 64)
+        #expect(Dispatcher.run(["watch", "--rate", "fast"]) == .usage)
+        let rate = usageMessage(["--rate", "fast"])
+        #expect(rate?.contains("--rate") == true, "\(rate ?? "no usage error")")
+        #expect(Dispatcher.run(["wach"]) == .usage)
+        #expect(Dispatcher.find("wach") == nil)
+        let unknown = UsageError.unknownCommand("wach", suggestion: closestMatch(to: "wach", in: allCommands.map { $0.spec.name }))
+        #expect(unknown.message.contains("did you mean 'watch'"), "\(unknown.message)")
+        #expect(Dispatcher.run(["watch", "--bogus"]) == .usage)
     }
 
     @Test("--help and --version")
     func helpAndVersion() throws {
-        let help = try runLodestone(["--help"])
-        #expect(help.status == 0)
-        #expect(help.stdout.contains("watch"))
-        let watchHelp = try runLodestone(["watch", "--help"])
-        #expect(watchHelp.status == 0)
-        #expect(watchHelp.stdout.contains("--simulate"))
-        let version = try runLodestone(["--version"])
-        #expect(version.status == 0)
-        #expect(version.stdout.hasPrefix("lodestone "))
+        #expect(Dispatcher.overview().contains("watch"))
+        #expect(helpText(for: try #require(Dispatcher.find("watch")).spec).contains("--simulate"))
+        #expect(versionText().hasPrefix("lodestone "))
     }
 }

@@ -158,23 +158,76 @@ struct ReaderFaultTests {
         #expect(bench.reader.status == .ok)
     }
 
-    @Test("pacing: polls on a drift-free grid start + k·interval, every sample delivered", arguments: chips)
+    @Test("pacing: one poll per sample at the chip's period, on a drift-free grid, every sample delivered", arguments: chips)
     func pacing(chip: ChipKind) throws {
         let bench = try ReaderBench(chip)
         let samples = bench.run(for: 10)
         let rate = bench.chip.info.outputRate
         #expect(abs(Double(samples.count) - 10 * rate) <= 0.01 * 10 * rate + 3, "\(samples.count) samples at \(rate) Hz")
-        let interval = bench.reader.pollInterval
-        #expect(abs(interval - 0.5 / rate) < 1e-12)
-        let start = bench.reader.start
-        // Every read costs 0.2–0.4 ms, yet polls stay on the grid: no drift accumulates.
-        for t in bench.recorder.readTimes {
-            let k = (t - start) / interval
-            #expect(abs(k - k.rounded()) < 1e-6, "poll at \(t) is off the grid (k = \(k))")
+        let period = bench.reader.samplePeriod
+        #expect(abs(period - 1 / rate) < 1e-12)
+        // Every read costs 0.2–0.4 ms, yet polls keep to a grid of 64ths of the period: a (learned)
+        // period after the poll that found the last sample, an eighth of one earlier (the early look
+        // every eighth sample), or an eighth of one after an empty poll. Nothing else, so no drift
+        // accumulates, and nothing polls at half the period.
+        let reads = bench.recorder.readTimes
+        var periods: [Double: Int] = [:]
+        for (a, b) in zip(reads, reads.dropFirst()) {
+            let sixtyFourths = (b - a) / period * 64
+            #expect(abs(sixtyFourths - sixtyFourths.rounded()) < 1e-6, "a poll \((b - a) * 1000) ms after the one before, at \(b)")
+            // (Half a period: the slow retries while a chip has no data yet, as an HMC5883L's first conversion.)
+            #expect([8, 32].contains(sixtyFourths.rounded()) || (56...71).contains(sixtyFourths.rounded()), "\(sixtyFourths)/64 of a period")
+            if sixtyFourths.rounded() > 32 { periods[sixtyFourths.rounded(), default: 0] += 1 }
         }
-        for (a, b) in zip(samples, samples.dropFirst()) { #expect(b.monotonic - a.monotonic < 2.5 / rate) }
+        // A chip at its nominal rate: the period followed stays the nominal one, give or take a 64th.
+        let usual = periods.max { $0.value < $1.value }?.key ?? 0
+        #expect((63...65).contains(usual), "most polls \(usual)/64 of a period apart: \(periods)")
+        // About one poll per sample: the early look every eighth sample finds nothing and is tried again.
+        let pollsPerSample = Double(reads.count) / Double(samples.count)
+        #expect(pollsPerSample <= 1 + 1.5 / Double(MagnetometerReader.earlyLookEvery), "\(pollsPerSample) polls per sample")
+        for (a, b) in zip(samples, samples.dropFirst()) { #expect(b.monotonic - a.monotonic < 1.5 / rate) }
         for s in samples { #expect(s.wall - s.monotonic == 1.7e9) }
         checkSane(samples)
+    }
+
+    /// A chip whose real rate is off its nominal 100 Hz: a sample is ready from its production
+    /// until read, and one not read before the next is produced is lost (overwritten).
+    final class OffRateChip {
+        let clock: ManualClock
+        let period: Double
+        var produced = 0
+        var read = 0
+        var latencies: [Double] = []
+        init(clock: ManualClock, rate: Double) { self.clock = clock; period = 1 / rate }
+        func next() -> Vector3? {
+            let newest = Int((clock.now() / period).rounded(.down))
+            guard newest > produced else { return nil }
+            produced = newest
+            read += 1
+            latencies.append(clock.now() - Double(newest) * period)
+            return Vector3(20, Double(newest % 7), 40)
+        }
+    }
+
+    @Test("a chip 4 % faster or slower than its nominal rate: the polls follow it, no sample lost, each read within a quarter period",
+          arguments: [96.0, 100, 104])
+    func offRateChip(rate: Double) {
+        let clock = ManualClock(0.0031)
+        let off = OffRateChip(clock: clock, rate: rate)
+        let chip = ScriptedMagnetometer { () throws(SensorError) -> Vector3? in off.next() }   // nominal 100 Hz
+        var polls = 0
+        let reader = MagnetometerReader(
+            magnetometer: chip,
+            clock: ReaderClock(monotonic: { clock.now() }, wall: { clock.now() }, sleep: { clock.advance(by: $0); polls += 1 }))
+        var samples = 0
+        while clock.now() < 20 { if reader.next(timeout: 0.05) != nil { samples += 1 } }
+        let produced = Int((clock.now() / off.period).rounded(.down))
+        #expect(samples >= produced - 2, "\(samples) of \(produced) samples read at \(rate) Hz")
+        #expect(off.read == samples)
+        // Once the reader has learned the chip's rate (its first seconds), each sample is read soon after it is made.
+        let worst = off.latencies.suffix(off.latencies.count / 2).max() ?? 0
+        #expect(worst <= reader.samplePeriod / 4, "a sample read \(worst * 1000) ms after it was made")
+        #expect(Double(polls) / Double(samples) <= 1.35, "\(polls) waits for \(samples) samples")
     }
 
     @Test("fields come out in body axes, through the mounting orientation")

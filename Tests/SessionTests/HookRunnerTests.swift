@@ -174,16 +174,21 @@ struct RealHookTests {
         defer { signal(SIGPIPE, old) }
         let command = #"""
         { yes | head -n 1 >/dev/null; } 2>"$OUT.pipe"
-        grep -E '^(SigIgn|SigBlk)' /proc/$$/status > "$OUT.sig"
+        grep -E '^(SigIgn|SigBlk)' /proc/self/status > "$OUT.sig"
         cut -d' ' -f5 /proc/$$/stat > "$OUT.pgid"
         ls -l /proc/$$/fd/1 /proc/$$/fd/2 | sed 's/.*-> //' > "$OUT.fds"
         """#
         let pid = try #require(spawnShellCommand(command, environment: [("OUT", out)], asHook: true))
         var status: Int32 = 0
-        for _ in 0..<500 where waitpid(pid, &status, WNOHANG) != pid { usleep(10_000) }
+        for _ in 0..<500 {
+            if waitpid(pid, &status, WNOHANG) == pid { break }
+            usleep(10_000)
+        }
         #expect(try String(contentsOfFile: out + ".pipe", encoding: .utf8) == "", "yes | head printed an error")
         let sig = try String(contentsOfFile: out + ".sig", encoding: .utf8)
-        // The standard signals (1–31: SIGPIPE, SIGINT, SIGTERM, …) neither ignored nor blocked; the C
+        // The masks of a command the hook runs (grep's own: what the hook hands on; the shell's own,
+        // read while it waits for grep, shows dash blocking everything around its wait). The
+        // standard signals (1–31: SIGPIPE, SIGINT, SIGTERM, …) neither ignored nor blocked; the C
         // library's own real-time signals (32, 33) are not the hook's business.
         func mask(_ name: String) -> UInt64? {
             sig.split(separator: "\n").first { $0.hasPrefix(name + ":") }

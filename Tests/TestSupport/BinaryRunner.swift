@@ -91,6 +91,15 @@ public final class LockedData: @unchecked Sendable {
     public var value: Data { lock.lock(); defer { lock.unlock() }; return data }
 }
 
+/// One value shared with a thread of the test's own, behind a lock.
+public final class LockedValue<Value: Sendable>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    public init(_ value: Value) { self.value = value }
+    public func set(_ v: Value) { lock.lock(); value = v; lock.unlock() }
+    public func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
+}
+
 /// A scratch folder for one test, removed by the caller.
 public func makeTemporaryFolder(_ name: String = "lodestone-test") throws -> URL {
     let url = FileManager.default.temporaryDirectory

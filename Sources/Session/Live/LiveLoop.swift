@@ -40,8 +40,8 @@ public protocol LiveConsumer: AnyObject {
     var turnInterval: Double { get }
     /// Once, before the first turn.
     func start(_ loop: LiveLoop) throws
-    /// Housekeeping, at most `turnInterval` apart and at each update: read keys, accept clients,
-    /// flush queues, keep cadences.
+    /// Housekeeping, about every `turnInterval` (never at each update for its own sake): read keys,
+    /// accept clients, flush queues, keep cadences.
     func turn(_ loop: LiveLoop, now: Double) throws -> LiveStep
     /// One update slot (`LiveUpdate`), at the loop's rate.
     func update(_ update: LiveUpdate, loop: LiveLoop) throws -> LiveStep
@@ -71,9 +71,11 @@ extension LiveConsumer {
 /// consumer that is done). It never waits on a consumer: consumers never block (`BoundedOutput`,
 /// the non-blocking sinks), so a stalled or hostile consumer costs only its own updates.
 ///
-/// Each turn: wait for the next sample or the next thing due (a slot, a turn, the end); then, at
-/// a turn, take signals, the GNSS update and the reader's status and give every consumer its turn;
-/// at a slot with a fresh sample (or a whole slot without one), give every consumer the update.
+/// Each turn: wait for the next sample or the next thing due (a turn, the end, a whole slot without
+/// a sample); then, at a turn (every `turnInterval`), take signals, the GNSS update and the
+/// reader's status and give every consumer its turn; at the first sample at or after a slot (or
+/// after a whole slot without one), give every consumer the update. The loop wakes only for
+/// samples and turns: a slot never costs a wake-up of its own.
 ///
 /// ```swift
 /// let loop = LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: 10, duration: 60)
@@ -158,9 +160,11 @@ public final class LiveLoop {
             // Wait for a sample, or until the next thing is due.
             var due = min(nextTurn, endAt)
             if let live {
+                // A slot is served by the first sample at or after it: the loop wakes for samples
+                // (the reader sleeps until the next is expected), not for slots as well; only a
+                // whole slot without a sample wakes it for a slot (a stale update).
                 let pending = live.pipeline.lastSample.map { $0.monotonic > lastDelivered } ?? false
-                if now < nextUpdate { due = min(due, nextUpdate) }
-                else if pending { due = now }
+                if now >= nextUpdate && pending { due = now }
                 else { due = min(due, nextUpdate + period) }
                 live.next(timeout: max(0, min(0.25, due - now)))
             } else {
@@ -170,7 +174,9 @@ public final class LiveLoop {
             if now >= endAt { return .duration }
             let fresh = live?.pipeline.lastSample.map { $0.monotonic > lastDelivered } ?? false
             let updateDue = live != nil && now >= nextUpdate && (fresh || now >= nextUpdate + period)
-            if now >= nextTurn || updateDue {
+            // Turns keep their own cadence (not one at every update): at 50 updates a second a turn
+            // each (signals, GNSS, accepts, reads, flushes) cost more than the updates themselves.
+            if now >= nextTurn {
                 nextTurn = now + turnInterval
                 inbox.poll()
                 if inbox.stopRequested { return .signal }
@@ -180,7 +186,8 @@ public final class LiveLoop {
                     let outcomes = live?.apply(update) ?? []
                     for c in consumers { if try c.gnss(update, outcomes: outcomes, loop: self) == .finish { return .finished } }
                 }
-                if let live, live.reader.statusMessage != lastStatus {
+                // The status line is built only while there is something to say (or was).
+                if let live, live.reader.status != .ok || lastStatus != nil, live.reader.statusMessage != lastStatus {
                     lastStatus = live.reader.statusMessage
                     for c in consumers { c.sensorStatus(lastStatus, loop: self) }
                 }

@@ -144,7 +144,7 @@ public enum ServeSession {
         }
 
         func turn(_ loop: LiveLoop, now: Double) throws -> LiveStep {
-            // Accept new clients and flush queues first, so a client that connected meanwhile gets this update.
+            // Accept new clients, read a little of what they sent, flush queues, say drops and failures.
             for s in sinks {
                 s.service(now: now)
                 for line in s.takeNotices() { runtime.say(line) }
