@@ -18,9 +18,13 @@ public struct Option: Sendable {
     /// `ParsedArguments.choice(_:)` accepts only them. Options with their own parsing (a sensor name,
     /// an orientation) list their accepted names here for the completions.
     public var choices: [String]
+    /// How a shell completes the value when neither the choices nor a FILE-like value name say
+    /// (a saved place's name).
+    public var completion: ValueCompletion?
 
     public init(_ name: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false,
-                choices: [String] = [], help: String) {
+                choices: [String] = [], completion: ValueCompletion? = nil, help: String) {
+        self.completion = completion
         self.name = name
         self.short = short
         self.valueName = value
@@ -44,9 +48,12 @@ public struct CommandSpec: Sendable {
     public var positionals: [String]
     /// Extra paragraphs for `--help`: examples, notes.
     public var discussion: String
+    /// How each positional argument completes, in order (empty: from the positionals' names).
+    public var positionalCompletions: [ValueCompletion]
 
     public init(name: String, abstract: String, usage: String = "", options: [Option],
-                positionals: [String] = [], discussion: String = "") {
+                positionals: [String] = [], positionalCompletions: [ValueCompletion] = [], discussion: String = "") {
+        self.positionalCompletions = positionalCompletions
         self.name = name
         self.abstract = abstract
         self.usage = usage

@@ -61,7 +61,7 @@ struct TrackSessionTests {
     @Test("where: a fix that is never good enough times out with what was seen, exit 69")
     func whereTooPoor() throws {
         let h = try SessionHarness("where-poor")
-        #expect(throws: WhereFailure.self) {
+        #expect(throws: NoFixFailure.self) {
             try WhereQuery(source: .simulated, timeout: 3, maximumHorizontalError: 0.5).run(runtime: h.runtime("where"))
         }
         #expect(h.clock.now() >= 3 && h.clock.now() < 3.2, "gave up at the timeout: \(h.clock.now())")

@@ -39,13 +39,13 @@ public struct WhereQuery: Sendable {
         let inbox = ControlInbox(runtime.events)
         let time = runtime.time
         let source = self.source.open(time: time)
-        var search = FixSearch(gate: QualityGate(minimumMode: minimumMode, maximumHorizontalError: maximumHorizontalError))
+        var progress = GNSSProgress(gate: QualityGate(minimumMode: minimumMode, maximumHorizontalError: maximumHorizontalError),
+                                    timeout: timeout, saysStates: false)
         source.start()
         defer { source.stop() }
-        let started = time.monotonic()
         while true {
             let now = time.monotonic()
-            if var fix = search.observe(source.take(now: now)) {
+            if var fix = progress.observe(source.take(now: now), now: now, source: source, runtime: runtime) {
                 // A receiver's time more than a day from the system clock is said, and not shown.
                 var check = FixTimeCheck()
                 if let problem = check.check(fixTime: fix.time, systemWall: time.wall()) {
@@ -77,10 +77,9 @@ public struct WhereQuery: Sendable {
                 }
                 return .success
             }
-            if now - started >= timeout || inbox.stopRequested {
-                throw WhereFailure(search.failure(afterSeconds: now - started))
-            }
-            inbox.wait(seconds: min(0.05, max(0, started + timeout - now)))
+            if inbox.stopRequested { throw progress.failure(at: now) }
+            try progress.check(now: now, source: source, runtime: runtime)
+            inbox.wait(seconds: 0.05)
         }
     }
 
@@ -133,12 +132,4 @@ public struct WhereQuery: Sendable {
         ])
         return value.serialized() + "\n"
     }
-}
-
-/// No good enough fix in time: what was seen. Exit 69.
-public struct WhereFailure: UserFacingError {
-    public var reason: FixSearchFailure
-    public init(_ reason: FixSearchFailure) { self.reason = reason }
-    public var message: String { reason.message }
-    public var exitCode: ExitCode { .unavailable }
 }

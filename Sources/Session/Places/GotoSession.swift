@@ -29,6 +29,8 @@ public struct GotoRequest: Sendable {
     public var compass: LiveRequest?
     /// How the destination is named on stderr ("Hoorn, North Holland, NL"); nil: its name.
     public var title: String?
+    /// The longest wait for the first good fix, seconds (`--timeout`, exit 69); nil: no limit.
+    public var timeout: Double?
 
     public init(destination: Destination, source: GNSSSourceChoice, format: Format = .text, language: Language = .en,
                 maximumHorizontalError: Double? = nil, minimumMode: FixMode = .twoD, duration: Double? = nil,
@@ -91,9 +93,10 @@ public enum GotoSession {
             return true
         }
         if let compass = request.compass {
-            try withCompass(compass, gate: gate, duration: request.duration, runtime: runtime, body)
+            try withCompass(compass, gate: gate, duration: request.duration, timeout: request.timeout, runtime: runtime, body)
         } else {
-            try FixLoop(source: request.source, gate: gate, duration: request.duration).run(runtime: runtime) { fix, at in
+            try FixLoop(source: request.source, gate: gate, duration: request.duration, timeout: request.timeout)
+                .run(runtime: runtime) { fix, at in
                 body(fix, at, nil)
             }
         }
@@ -102,13 +105,13 @@ public enum GotoSession {
 
     /// The fix loop with the compass read alongside (a `LiveSession`, as `watch` opens it, on the
     /// live loop): each new fix comes with the newest true heading (none until the declination is known).
-    static func withCompass(_ request: LiveRequest, gate: QualityGate, duration: Double?, runtime: Runtime,
+    static func withCompass(_ request: LiveRequest, gate: QualityGate, duration: Double?, timeout: Double?, runtime: Runtime,
                             _ body: @escaping (Fix, Double, Double?) throws -> Bool) throws {
         let inbox = ControlInbox(runtime.events)
         let live = try LiveSession.open(request, runtime: runtime, inbox: inbox)
         defer { live.gnss?.stop() }
         try LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: 20, duration: duration)
-            .run([CompassFixes(gate: gate, runtime: runtime, body: body)])
+            .run([CompassFixes(gate: gate, timeout: timeout, runtime: runtime, body: body)])
     }
 
     /// `goto --compass`'s consumer: the GNSS state changes on stderr, each accepted fix with the true heading.
@@ -116,10 +119,11 @@ public enum GotoSession {
         let gate: QualityGate
         let runtime: Runtime
         let body: (Fix, Double, Double?) throws -> Bool
-        private var lastState: GNSSState?
+        private var progress: GNSSProgress
 
-        init(gate: QualityGate, runtime: Runtime, body: @escaping (Fix, Double, Double?) throws -> Bool) {
+        init(gate: QualityGate, timeout: Double?, runtime: Runtime, body: @escaping (Fix, Double, Double?) throws -> Bool) {
             self.gate = gate
+            progress = GNSSProgress(gate: gate, timeout: timeout)
             self.runtime = runtime
             self.body = body
         }
@@ -127,13 +131,15 @@ public enum GotoSession {
         var turnInterval: Double { 0.05 }
 
         func gnss(_ update: GNSSUpdate, outcomes: [FixOutcome], loop: LiveLoop) throws -> LiveStep {
-            if update.state != lastState, let source = loop.gnss {
-                lastState = update.state
-                runtime.say(describe(update.state, source: source))
-            }
+            if let source = loop.gnss { progress.observe(update, now: loop.time.monotonic(), source: source, runtime: runtime) }
             for received in update.fixes where gate.accepts(received.fix) {
                 if try !body(received.fix, received.receivedAt, loop.live?.pipeline.estimate?.trueHeading) { return .finish }
             }
+            return .proceed
+        }
+
+        func turn(_ loop: LiveLoop, now: Double) throws -> LiveStep {
+            if let source = loop.gnss { try progress.check(now: now, source: source, runtime: runtime) }
             return .proceed
         }
     }

@@ -13,7 +13,8 @@ public enum PlacesAction: Sendable, Equatable {
     /// Add (or replace, by name) one of the user's places.
     case add(UserPlace)
     /// The user's places.
-    case list
+    /// Your places; `namesOnly`: one name a line (the shell completions read it).
+    case list(namesOnly: Bool = false)
     /// Remove one of the user's places by name.
     case remove(String)
 }
@@ -68,10 +69,11 @@ public struct PlacesQuery: Sendable {
             if let replaced { places[replaced] = place } else { places.append(place) }
             try store.save(places)
             runtime.say((replaced == nil ? "added " : "replaced ") + place.name + " to " + store.path)
-        case .list:
+        case .list(let namesOnly):
             let places = try store?.load() ?? []
             var text = ""
             for p in places {
+                if namesOnly { text += sanitize(p.name) + "\n"; continue }
                 text += json ? Self.userJSON(p) : p.name + "  " + plain(p.latitude) + ", " + plain(p.longitude)
                     + "  radius " + formatLength(p.radius, language: language, units: units) + "\n"
             }

@@ -24,12 +24,15 @@ public struct RegionsRequest: Sendable {
     public var units: UnitSystem?
     /// `--hook-jobs` and `--hook-timeout`: how many hooks run at once, and for how long.
     public var hookLimits: HookRunner.Limits
+    /// The longest wait for the first good fix, seconds (`--timeout`, exit 69); nil: no limit.
+    public var timeout: Double?
 
     public init(regions: [Region], source: GNSSSourceChoice, format: Format = .csv, language: Language = .en,
                 dwell: Double? = nil, maximumHorizontalError: Double? = nil, minimumMode: FixMode = .twoD,
                 duration: Double? = nil, onEnter: String? = nil, onExit: String? = nil, units: UnitSystem? = nil,
-                hookLimits: HookRunner.Limits = HookRunner.Limits()) {
+                hookLimits: HookRunner.Limits = HookRunner.Limits(), timeout: Double? = nil) {
         self.hookLimits = hookLimits
+        self.timeout = timeout
         self.regions = regions
         self.source = source
         self.format = format
@@ -75,7 +78,7 @@ public enum RegionsSession {
         let units = request.units ?? runtime.environment.units
         let loop = FixLoop(source: request.source,
                            gate: QualityGate(minimumMode: request.minimumMode, maximumHorizontalError: request.maximumHorizontalError),
-                           duration: request.duration)
+                           duration: request.duration, timeout: request.timeout)
         let hooks = HookRunner(limits: request.hookLimits, processes: processes, time: runtime.time, say: runtime.say)
         defer { hooks.finish() }
         try loop.run(runtime: runtime, tick: { hooks.poll() }) { fix, receivedAt in

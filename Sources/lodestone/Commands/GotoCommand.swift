@@ -14,11 +14,12 @@ enum GotoCommand: Command {
         name: "goto",
         abstract: "steer to a place or a position: distance, bearing, speed made good, ETA, cross-track error",
         usage: "TARGET [--gpsd HOST:PORT | --simulate [--location LAT,LON]] [--compass [--sensor NAME ...]] [--format text|csv|json] [--radius M] [--stop-on-arrival] "
-            + "[--accuracy M] [--min-mode 2d|3d] [--lang en|zh] [--duration S] [--count N]",
+            + "[--accuracy M] [--min-mode 2d|3d] [--lang en|zh] [--timeout S] [--duration S] [--count N]",
         options: SensorOptions.options + [GNSSOptions.gpsd, SimulatedLocation.option, compass, CalibrationFileOption.calibration, format, radius, stop,
                                           GNSSOptions.accuracy, GNSSOptions.minMode,
-                                              LanguageOption.lang, DurationOption.duration, count, UnitsOption.units],
+                                              LanguageOption.lang, GNSSOptions.firstFixTimeout, DurationOption.duration, count, UnitsOption.units],
         positionals: ["TARGET"],
+        positionalCompletions: [SavedPlaceNames.completion],
         discussion: """
         TARGET is LAT,LON or a place name (your places first, then the gazetteer: 'lodestone places find'):
           lodestone goto 52.6425,5.0597 --simulate
@@ -51,6 +52,7 @@ enum GotoCommand: Command {
             count: try arguments.int(count, in: 1...Int.max), stopOnArrival: arguments.flag(stop),
             units: try UnitsOption.system(arguments))
         request.title = description
+        request.timeout = try GNSSOptions.timeout(arguments)
         if arguments.flag(compass) {
             let source = request.source
             request.compass = LiveRequest(sensors: try SensorOptions(arguments).selection,

@@ -18,9 +18,9 @@ enum RegionsCommand: Command {
         name: "regions",
         abstract: "report entering, leaving and staying in circular regions from gpsd fixes",
         usage: "[--region NAME:LAT,LON,RADIUS_M ...] [--gpsd HOST:PORT | --simulate [--location LAT,LON]] [--dwell S] "
-            + "[--on-enter CMD] [--on-exit CMD] [--hook-jobs N] [--hook-timeout S] [--format csv|text|json] [--accuracy M] [--lang en|zh] [--duration S]",
+            + "[--on-enter CMD] [--on-exit CMD] [--hook-jobs N] [--hook-timeout S] [--format csv|text|json] [--accuracy M] [--lang en|zh] [--timeout S] [--duration S]",
         options: GNSSSourceOptions.options + [RegionOptions.region, dwell, onEnter, onExit, hookJobs, hookTimeout, format, GNSSOptions.accuracy,
-                                              GNSSOptions.minMode, LanguageOption.lang, DurationOption.duration, UnitsOption.units],
+                                              GNSSOptions.minMode, LanguageOption.lang, GNSSOptions.firstFixTimeout, DurationOption.duration, UnitsOption.units],
         discussion: """
         Without --region, your places ('lodestone places list') are the regions, each with its radius.
         Prints time,region,event,lat,lon,distance_m; the first fix gives each region's state (inside
@@ -65,7 +65,8 @@ enum RegionsCommand: Command {
             onEnter: arguments.string(onEnter), onExit: arguments.string(onExit),
             units: try UnitsOption.system(arguments),
             hookLimits: HookRunner.Limits(jobs: try arguments.int(hookJobs, in: 1...256) ?? HookRunner.Limits.defaultJobs,
-                                          timeout: try arguments.double(hookTimeout, in: 0.1...86_400) ?? HookRunner.Limits.defaultTimeout))
+                                          timeout: try arguments.double(hookTimeout, in: 0.1...86_400) ?? HookRunner.Limits.defaultTimeout),
+            timeout: try GNSSOptions.timeout(arguments))
         return try RegionsSession.run(request, runtime: runtime)
     }
 }

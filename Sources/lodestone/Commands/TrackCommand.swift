@@ -14,9 +14,9 @@ enum TrackCommand: Command {
         name: "track",
         abstract: "report movement from gpsd fixes: distance, direction, total, speed",
         usage: "[--gpsd HOST:PORT | --simulate [--location LAT,LON]] [--format text|csv|json] [--distance-filter M] [--accuracy M] "
-            + "[--min-mode 2d|3d] [--lang en|zh] [--style degrees|points|quadrant] [--duration S] [--count N]",
+            + "[--min-mode 2d|3d] [--lang en|zh] [--style degrees|points|quadrant] [--timeout S] [--duration S] [--count N]",
         options: GNSSSourceOptions.options + [format, distanceFilter, GNSSOptions.accuracy, GNSSOptions.minMode,
-                                              LanguageOption.lang, style, DurationOption.duration, count, UnitsOption.units],
+                                              LanguageOption.lang, style, GNSSOptions.firstFixTimeout, DurationOption.duration, count, UnitsOption.units],
         discussion: """
         Each report gives the geodesic distance and direction from the previous report, the total so far,
         and speed and course. A move smaller than the two fixes' combined error is reported as
@@ -42,7 +42,8 @@ enum TrackCommand: Command {
             maximumHorizontalError: try GNSSOptions.maximumError(arguments),
             minimumMode: try GNSSOptions.minimumMode(arguments),
             duration: try arguments.double(DurationOption.duration, in: 0.1...31_536_000),
-            count: try arguments.int(count, in: 1...Int.max), units: try UnitsOption.system(arguments))
+            count: try arguments.int(count, in: 1...Int.max), units: try UnitsOption.system(arguments),
+            timeout: try GNSSOptions.timeout(arguments))
         return try TrackSession.run(request, runtime: .system(command: spec.name))
     }
 }

@@ -4,7 +4,8 @@ import Session
 
 /// `lodestone where`: waits for one good fix and prints it.
 enum WhereCommand: Command {
-    static let timeout = Option("timeout", value: "S", help: "give up after S seconds (default 30); exit status 69")
+    static let timeout = Option("timeout", value: "S", help: "give up (exit 69) when no good fix has come after S seconds (default 30); "
+                                    + "a gpsd that cannot be reached ends it within 3 s")
     static let json = Option("json", help: "print one JSON object")
 
     static let spec = CommandSpec(
