@@ -36,6 +36,37 @@ struct WriterTests {
         #expect(all[6].hasPrefix("2023-11-14T22:13:20.500Z,0,"))
     }
 
+    @Test("a file from before the attitude's accuracy columns keeps its 33 columns when appended to, and reads back")
+    func inertialReleaseLayout() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        let path = dir + "/inertial.csv"
+        let count = LogSchema.inertialReleaseColumnCount
+        var old = row(0)
+        old.rotationRate = Vector3(1, 2, 3)
+        var oldLine: [UInt8] = []
+        LogRowFormat.append(old, to: &oldLine, columns: count)
+        try write(LogSchema.header(columns: count) + "\n" + String(decoding: oldLine, as: UTF8.self), to: path)
+        #expect(LogSchema.match(header: Array(LogSchema.header(columns: count).utf8)) == .extended(knownColumns: count, fieldCount: count))
+        let s = try LogSession(.init(path: path))
+        var new = row(1)
+        new.rollAccuracy = 0.5
+        new.pitchAccuracy = 0.25
+        try s.append(new)
+        try s.close()
+        let all = lines(path)
+        #expect(all.count == 3)
+        #expect(all.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == count },
+                "every line keeps the file's 33 columns")
+        let summary = try LogAnalyzer.analyze(path: path).summary
+        #expect(summary.rows == 2 && summary.malformedRows == 0)
+        // A new file carries the accuracies at the end.
+        let fresh = dir + "/fresh.csv"
+        let f = try LogSession(.init(path: fresh))
+        try f.append(new)
+        try f.close()
+        #expect(lines(fresh).last?.hasSuffix(",0.5,0.25") == true, "\(lines(fresh))")
+    }
+
     @Test("a file from before the inertial columns keeps its layout when appended to, and reads back")
     func firstReleaseLayout() throws {
         let dir = try scratchFolder(); defer { removeFolder(dir) }

@@ -269,7 +269,8 @@ public final class LiveSession {
                          declinationSource: e?.declinationSource.label, trueHeading: e?.trueHeading,
                          accuracy: e.flatMap { $0.isAccuracyAvailable ? $0.accuracy : nil },
                          flags: e?.flags.names ?? [],
-                         acceleration: sample.acceleration, rotationRate: sample.rotationRate)
+                         acceleration: sample.acceleration, rotationRate: sample.rotationRate,
+                         rollAccuracy: e?.rollAccuracy, pitchAccuracy: e?.pitchAccuracy)
         if let report = pipeline.refinementReport {
             let now = RefinementFlags(report)
             if now != lastLoggedRefinement { row.flags += now.words }
