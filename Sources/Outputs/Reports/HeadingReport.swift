@@ -105,11 +105,12 @@ public struct RefinementSummary: Sendable, Equatable {
 public struct FixReport: Sendable, Equatable {
     /// Wall-clock time of the fix (the receiver's, else when it arrived), Unix seconds.
     public var wall: Double
-    /// "2d", "3d" or "no_fix".
+    /// "2d", "3d" or "no_fix" (`FixReport.modeLabel`, the log's `gnss_mode`).
     public var mode: String
     public var latitude: Double?
     public var longitude: Double?
-    /// Altitude, metres.
+    /// Altitude above mean sea level, metres (the one altitude rule: the receiver's MSL altitude
+    /// only, never the ellipsoid height in its place, as the log's `alt_m`).
     public var altitude: Double?
     /// Speed over ground, m/s.
     public var speed: Double?

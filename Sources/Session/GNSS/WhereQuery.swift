@@ -2,6 +2,7 @@ import Geodesy
 import GNSS
 import JSON
 import Navigation
+import Outputs
 import Places
 import Platform
 
@@ -111,25 +112,7 @@ public struct WhereQuery: Sendable {
     }
 
     static func jsonText(_ fix: Fix, near: NearbyPlace? = nil, town: NearbyPlace? = nil, localTime: String? = nil) -> String {
-        func number(_ v: Double?) -> JSONValue { v.map { .number($0) } ?? .null }
-        let value: JSONValue = .object([
-            ("time", fix.time.map { .string(ISO8601.format($0)) } ?? .null),
-            ("lat", number(fix.lat)),
-            ("lon", number(fix.lon)),
-            ("mode", .number(Double(fix.mode.rawValue))),
-            ("eph_m", number(fix.horizontalError)),
-            ("alt_hae_m", number(fix.altHAE)),
-            ("alt_msl_m", number(fix.altMSL)),
-            ("speed_mps", number(fix.speed)),
-            ("course_deg", number(fix.course)),
-            ("device", fix.device.map { .string($0) } ?? .null),
-            ("near", near.map { n -> JSONValue in
-                var fields = nearbyFields(n)
-                fields.append(("local_time", localTime.map { .string($0) } ?? .null))
-                return .object(fields)
-            } ?? .null),
-            ("town", town.map { .object(nearbyFields($0)) } ?? .null),
-        ])
-        return value.serialized() + "\n"
+        ReportJSON.position(fix: FixReport(fix, wall: .nan), device: fix.device.map(sanitize), near: near.map { PlaceRecord($0) },
+                            town: town.map { PlaceRecord($0) }, localTime: localTime).serialized() + "\n"
     }
 }

@@ -2,6 +2,7 @@ import Geodesy
 import GNSS
 import JSON
 import Navigation
+import Outputs
 import Places
 import Platform
 
@@ -57,7 +58,8 @@ public struct GotoRequest: Sendable {
 /// try GotoSession.run(GotoRequest(destination: hoorn, source: .simulated, count: 5), runtime: runtime)
 /// ```
 public enum GotoSession {
-    public static let csvHeader = "time,lat,lon,distance_m,bearing_deg,relative_bearing_deg,vmg_mps,eta_s,xte_m\n"
+    /// The CSV header: the guidance's keys, as in JSON.
+    public static let csvHeader = ReportCSV.header(ReportJSON.guidanceKeys)
 
     public static func run(_ request: GotoRequest, runtime: Runtime) throws -> ExitCode {
         var guide = DestinationGuide(request.destination)
@@ -76,8 +78,8 @@ public enum GotoSession {
                                         heading: heading ?? request.heading?(receivedAt))
             let line: String
             switch request.format {
-            case .csv: line = csvLine(fix, guidance)
-            case .json: line = jsonLine(fix, guidance)
+            case .csv: line = ReportCSV.row(ReportJSON.guidance(GuidanceRecord(fix, guidance)))
+            case .json: line = ReportJSON.guidance(GuidanceRecord(fix, guidance)).serialized() + "\n"
             case .text: line = textLine(fix, guidance, target: target, language: request.language, units: units)
             }
             if !out.write(line) { return false }
@@ -142,37 +144,6 @@ public enum GotoSession {
             if let source = loop.gnss { try progress.check(now: now, source: source, runtime: runtime) }
             return .proceed
         }
-    }
-
-    static func csvLine(_ fix: Fix, _ g: Guidance) -> String {
-        let fields: [String] = [
-            fix.time.map { ISO8601.format($0) } ?? "",
-            fix.lat.map(plain) ?? "", fix.lon.map(plain) ?? "",
-            plain(g.distance, decimals: 3),
-            g.bearing.map { plain($0, decimals: 6) } ?? "",
-            g.relativeBearing.map { plain($0, decimals: 3) } ?? "",
-            g.speedMadeGood.map { plain($0, decimals: 3) } ?? "",
-            g.timeToGo.map { plain($0, decimals: 1) } ?? "",
-            g.crossTrackError.map { plain($0, decimals: 3) } ?? "",
-        ]
-        return fields.joined(separator: ",") + "\n"
-    }
-
-    static func jsonLine(_ fix: Fix, _ g: Guidance) -> String {
-        func number(_ v: Double?, _ decimals: Int) -> JSONValue { v.map { .number(roundedToDecimals($0, decimals)) } ?? .null }
-        let value: JSONValue = .object([
-            ("time", fix.time.map { .string(ISO8601.format($0)) } ?? .null),
-            ("lat", fix.lat.map { .number($0) } ?? .null),
-            ("lon", fix.lon.map { .number($0) } ?? .null),
-            ("distance_m", number(g.distance, 3)),
-            ("bearing_deg", number(g.bearing, 6)),
-            ("relative_bearing_deg", number(g.relativeBearing, 3)),
-            ("vmg_mps", number(g.speedMadeGood, 3)),
-            ("eta_s", number(g.timeToGo, 1)),
-            ("xte_m", number(g.crossTrackError, 3)),
-            ("arrived", .bool(g.arrived)),
-        ])
-        return value.serialized() + "\n"
     }
 
     static func textLine(_ fix: Fix, _ g: Guidance, target: Destination, language: Language, units: UnitSystem) -> String {

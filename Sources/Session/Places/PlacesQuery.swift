@@ -1,6 +1,7 @@
 import Geodesy
 import JSON
 import Navigation
+import Outputs
 import Places
 import Platform
 
@@ -104,7 +105,7 @@ public struct PlacesQuery: Sendable {
     }
 
     static func nearJSON(_ near: NearbyPlace, userPlaces: [UserPlace] = []) -> String {
-        JSONValue.object(nearbyFields(near, userPlaces: userPlaces)).serialized() + "\n"
+        ReportJSON.place(PlaceRecord(near, userPlaces: userPlaces)).serialized() + "\n"
     }
 
     /// "北京 → Beijing, Beijing, CN  39.9075, 116.39723  Beijing, China  Asia/Shanghai  population
@@ -122,21 +123,11 @@ public struct PlacesQuery: Sendable {
     }
 
     static func findJSON(_ hit: NamedPlace) -> String {
-        let p = hit.place
-        var fields = placemarkFields(p, gazetteer: hit.userPlace == nil)
-        fields.insert(("ascii_name", .string(sanitize(p.asciiName))), at: 1)
-        fields.append(("matched_name", hit.matchedName.map { .string(sanitize($0)) } ?? .null))
-        fields.append(("radius_m", hit.userPlace.map { .number($0.radius) } ?? .null))
-        fields.append(("match", .string(["exact", "prefix", "word"][hit.match.rawValue])))
-        return JSONValue.object(fields).serialized() + "\n"
+        ReportJSON.place(PlaceRecord(hit)).serialized() + "\n"
     }
 
     static func userJSON(_ p: UserPlace) -> String {
-        let value: JSONValue = .object([
-            ("name", .string(p.name)), ("lat", .number(p.latitude)), ("lon", .number(p.longitude)),
-            ("radius_m", .number(p.radius)),
-        ])
-        return value.serialized() + "\n"
+        ReportJSON.place(PlaceRecord(p)).serialized() + "\n"
     }
 }
 

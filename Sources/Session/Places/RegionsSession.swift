@@ -54,7 +54,8 @@ public struct RegionsRequest: Sendable {
 /// try RegionsSession.run(RegionsRequest(regions: [home], source: .simulated, duration: 60), runtime: runtime)
 /// ```
 public enum RegionsSession {
-    public static let csvHeader = "time,region,event,lat,lon,distance_m\n"
+    /// The CSV header: the region event's keys, as in JSON.
+    public static let csvHeader = ReportCSV.header(ReportJSON.regionKeys)
 
     /// The `LODESTONE_*` variables a hook gets besides the inherited environment, with what each holds.
     public static let hookEnvironment: [(String, String)] = [
@@ -87,14 +88,14 @@ public enum RegionsSession {
                 let region = request.regions[event.region]
                 let time = fix.time.map { ISO8601.format($0) } ?? ""
                 let line: String
+                let record = ReportJSON.region(RegionReport(
+                    wall: fix.time, region: region.name, event: event.kind.rawValue, latitude: lat, longitude: lon,
+                    distance: event.distance))
                 switch request.format {
                 case .csv:
-                    line = [time, trackCSVField(region.name), event.kind.rawValue, plain(lat), plain(lon),
-                            plain(event.distance, decimals: 3)].joined(separator: ",") + "\n"
+                    line = ReportCSV.row(record)
                 case .json:
-                    line = ReportJSON.region(RegionReport(
-                        wall: fix.time, region: region.name, event: event.kind.rawValue, latitude: lat, longitude: lon,
-                        distance: event.distance)).serialized() + "\n"
+                    line = record.serialized() + "\n"
                 case .text:
                     line = (fix.time.map { utcClockTime($0) } ?? "--:--:--") + "  "
                         + formatRegionEvent(event.kind, region: region.name, distance: event.distance,

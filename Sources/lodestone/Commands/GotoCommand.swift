@@ -1,4 +1,5 @@
 import Options
+import Outputs
 import Platform
 import Session
 
@@ -26,8 +27,9 @@ enum GotoCommand: Command {
           lodestone goto Hoorn --format csv > way.csv
         From each fix: the geodesic distance and bearing to the target, the speed made good towards it
         (smoothed over ~10 s), the ETA from it (empty while not closing), and the cross-track error from
-        the geodesic between the first fix and the target (positive: right of it). CSV columns:
-          time,lat,lon,distance_m,bearing_deg,relative_bearing_deg,vmg_mps,eta_s,xte_m
+        the geodesic between the first fix and the target (positive: right of it). CSV columns (and
+        JSON keys, schema/goto-guidance.schema.json):
+          \(ReportJSON.guidanceKeys.joined(separator: ","))
         With --compass the magnetometer is read as by 'watch' (its calibration profile, --sensor, --bus,
         --orientation …) and the relative bearing is the turn from its true heading (positive: right).
         The arrival is said on stderr when within the radius.

@@ -23,8 +23,8 @@ enum HeadingCommand: Command {
             + "       [--year Y] [--unit uT|gauss|nT] [--residual UT] [--smoothing S] [--format csv|json] [--refine]",
         options: [fromFile, calibration, sensor, year, unit, residual, format] + HeadingOptions.replayOptions,
         discussion: """
-        Output columns: t (copied from the input), heading_magnetic_deg, heading_true_deg, accuracy_deg,
-        heading_magnetic_raw_deg, declination_deg, declination_source, field_uT, roll_deg, pitch_deg, flags,
+        Output columns: t (copied from the input), heading_mag_deg, heading_true_deg, accuracy_deg,
+        heading_mag_raw_deg, declination_deg, declination_source, field_uT, roll_deg, pitch_deg, flags,
         and, with gyroscope columns (gx,gy,gz in °/s, the heading then gyro-aided), rate_of_turn_dps and
         the attitude quaternion qw,qx,qy,qz (body → NED, magnetic north).
         A Lodestone CSV log is read too (its raw_x_uT,raw_y_uT,raw_z_uT and monotonic_s), so a logged

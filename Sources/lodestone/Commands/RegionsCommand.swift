@@ -1,4 +1,5 @@
 import Options
+import Outputs
 import Places
 import Platform
 import Session
@@ -23,7 +24,7 @@ enum RegionsCommand: Command {
                                               GNSSOptions.minMode, LanguageOption.lang, GNSSOptions.firstFixTimeout, DurationOption.duration, UnitsOption.units],
         discussion: """
         Without --region, your places ('lodestone places list') are the regions, each with its radius.
-        Prints time,region,event,lat,lon,distance_m; the first fix gives each region's state (inside
+        Prints \(ReportJSON.regionKeys.joined(separator: ",")); the first fix gives each region's state (inside
         or outside), then enter, exit, and dwell (with --dwell). A region is entered only when the fix is
         inside by more than its horizontal error and left only when outside by more than it, so a fix
         jittering on the boundary does not flap.

@@ -1,4 +1,5 @@
 import Options
+import Outputs
 import Platform
 import Session
 
@@ -23,8 +24,9 @@ enum WhereCommand: Command {
           lodestone where --accuracy 10
           lodestone where --json --timeout 5 --gpsd 192.168.1.20:2947
           lodestone where --simulate --location 31.23,121.47 --lang zh   # 位于黄浦西南1.16公里，距上海1.43公里
-        JSON: near and town hold name, name_zh, region, country, country_name, time_zone, population,
-        lat, lon, distance_m, direction_deg; near also local_time (null without tzdata).
+        JSON (schema/position.schema.json): {"fix":{…},"device":…,"near":{…},"town":{…},"local_time":…}, the
+        fix with the log's names (\(ReportJSON.fixKeys.joined(separator: ","))), near and town as places
+        (schema/place.schema.json), local_time null without tzdata.
         On timeout it says what it saw (no gpsd, no receiver, no fix, or fixes too poor with the best
         error) and exits 69.
         """)
