@@ -1,3 +1,5 @@
+import Linear
+
 /// One heading update as the output formats see it: plain values in degrees, with the unknowns as
 /// nil. Session maps the pipeline's `HeadingEstimate` onto it; tests and tools build it by hand.
 ///
@@ -132,12 +134,8 @@ public struct FixReport: Sendable, Equatable {
     }
 }
 
-/// An angle in degrees brought into [0, 360).
-func wrapDegrees(_ angle: Double) -> Double {
-    let r = angle.truncatingRemainder(dividingBy: 360)
-    let w = r < 0 ? r + 360 : r
-    return w >= 360 ? 0 : w
-}
+/// An angle in degrees brought into [0, 360): `Linear.wrap360`.
+func wrapDegrees(_ angle: Double) -> Double { wrap360(angle) }
 
 /// A region event (`--region`): entering or leaving a place, as `serve` publishes it and `regions
 /// --format json` prints it.
