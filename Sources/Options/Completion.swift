@@ -212,7 +212,7 @@ private func zshCompletion(_ interface: ProgramInterface) -> String {
 /// The `_arguments` specs of one option: its spellings (a short form excludes the long one and the
 /// other way round, unless repeatable), description and value.
 private func zshOptionSpecs(_ option: Option, program: String) -> [String] {
-    let description = "[" + zshDescription(option.help) + "]"
+    let description = "[" + zshDescription(option.summary) + "]"
     var value = ""
     if let name = option.valueName {
         let action: String
@@ -320,7 +320,7 @@ private func fishOption(_ option: Option, program: String) -> String {
             text += " -x -a \(fishQuoted("(" + program + " " + arguments.joined(separator: " ") + " 2>/dev/null)"))"
         }
     }
-    return text + " -d \(fishQuoted(oneLine(option.help)))"
+    return text + " -d \(fishQuoted(oneLine(option.summary)))"
 }
 
 /// A fish single-quoted string (`\` and `'` escaped).

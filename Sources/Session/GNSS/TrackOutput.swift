@@ -7,7 +7,7 @@ import Platform
 
 /// How `lodestone track` writes its reports: one line each, as text, CSV or JSON.
 public struct TrackOutput: Sendable {
-    public enum Format: String, Sendable {
+    public enum Format: String, Sendable, CaseIterable {
         case text, csv, json
     }
 

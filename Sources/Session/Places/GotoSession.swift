@@ -8,7 +8,7 @@ import Platform
 
 /// What `lodestone goto` was asked to do.
 public struct GotoRequest: Sendable {
-    public enum Format: String, Sendable { case text, csv, json }
+    public enum Format: String, Sendable, CaseIterable { case text, csv, json }
 
     public var destination: Destination
     public var source: GNSSSourceChoice

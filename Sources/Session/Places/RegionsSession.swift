@@ -8,7 +8,7 @@ import Platform
 
 /// What `lodestone regions` was asked to do.
 public struct RegionsRequest: Sendable {
-    public enum Format: String, Sendable { case csv, text, json }
+    public enum Format: String, Sendable, CaseIterable { case csv, text, json }
 
     public var regions: [Region]
     public var source: GNSSSourceChoice

@@ -5,7 +5,8 @@ import Session
 
 /// `lodestone goto`: distance, bearing, speed made good, ETA and cross-track error to a destination.
 enum GotoCommand: Command {
-    static let format = Option("format", value: "FORMAT", help: "text (default), csv (with a header) or json (one object per line)")
+    static let format = Option("format", value: "FORMAT", choices: GotoRequest.Format.self, default: .text,
+                               help: "text, csv (with a header) or json (one object per line)")
     static let radius = Option("radius", value: "M", help: "arrived within M metres (default: the place's own radius, 50 for LAT,LON, 1000 for a town)")
     static let count = Option("count", value: "N", help: "stop after N reports")
     static let stop = Option("stop-on-arrival", help: "stop (exit 0) on arrival")
@@ -40,13 +41,12 @@ enum GotoCommand: Command {
             throw UsageError.missingArgument("a TARGET: LAT,LON or a place name", command: spec.name)
         }
         let runtime = Runtime.system(command: spec.name)
-        let formatName = try arguments.choice(format, from: ["text", "csv", "json"]) ?? "text"
         let userPlaces = try PlacesStore(environment: runtime.environment)?.load() ?? []
         let (destination, description) = try DestinationLookup.resolve(
             target, radius: try arguments.double(radius, in: 0.001...20_000_000), userPlaces: userPlaces)
         var request = GotoRequest(
             destination: destination, source: try GNSSSourceOptions(arguments).choice,
-            format: GotoRequest.Format(rawValue: formatName) ?? .text,
+            format: try arguments.chosen(format, as: GotoRequest.Format.self),
             language: try LanguageOption.language(arguments) ?? .en,
             maximumHorizontalError: try GNSSOptions.maximumError(arguments),
             minimumMode: try GNSSOptions.minimumMode(arguments),

@@ -6,14 +6,15 @@ import Session
 
 /// `lodestone regions`: enter, exit and dwell events for circular regions.
 enum RegionsCommand: Command {
-    static let format = Option("format", value: "FORMAT", help: "csv (default, with a header), text or json (one object per line)")
+    static let format = Option("format", value: "FORMAT", choices: RegionsRequest.Format.self, default: .csv,
+                               help: "csv (with a header), text or json (one object per line)")
     static let dwell = Option("dwell", value: "S", help: "also report dwell after S seconds inside a region")
     static let onEnter = Option("on-enter", value: "CMD", help: "run CMD (with /bin/sh) on each enter; the event is in its environment")
     static let onExit = Option("on-exit", value: "CMD", help: "run CMD (with /bin/sh) on each exit; the event is in its environment")
-    static let hookJobs = Option("hook-jobs", value: "N",
-                                 help: "run at most N hooks at once (default \(HookRunner.Limits.defaultJobs)); later events wait, the newest per region")
-    static let hookTimeout = Option("hook-timeout", value: "S",
-                                    help: "stop a hook still running after S seconds (default \(plain(HookRunner.Limits.defaultTimeout))): SIGTERM, then SIGKILL 2 s later")
+    static let hookJobs = Option("hook-jobs", value: "N", range: 1...256, default: HookRunner.Limits.defaultJobs,
+                                 help: "run at most N hooks at once; later events wait, the newest per region")
+    static let hookTimeout = Option("hook-timeout", value: "S", range: 0.1...86_400, default: HookRunner.Limits.defaultTimeout,
+                                    help: "stop a hook still running after S seconds: SIGTERM, then SIGKILL 2 s later")
 
     static let spec = CommandSpec(
         name: "regions",
@@ -54,10 +55,9 @@ enum RegionsCommand: Command {
                                                  command: spec.name)
             }
         }
-        let formatName = try arguments.choice(format, from: ["csv", "text", "json"]) ?? "csv"
         let request = RegionsRequest(
             regions: regions, source: try GNSSSourceOptions(arguments).choice,
-            format: RegionsRequest.Format(rawValue: formatName) ?? .csv,
+            format: try arguments.chosen(format, as: RegionsRequest.Format.self),
             language: try LanguageOption.language(arguments) ?? .en,
             dwell: try arguments.double(dwell, in: 0.001...31_536_000),
             maximumHorizontalError: try GNSSOptions.maximumError(arguments),
@@ -65,8 +65,8 @@ enum RegionsCommand: Command {
             duration: try arguments.double(DurationOption.duration, in: 0.1...31_536_000),
             onEnter: arguments.string(onEnter), onExit: arguments.string(onExit),
             units: try UnitsOption.system(arguments),
-            hookLimits: HookRunner.Limits(jobs: try arguments.int(hookJobs, in: 1...256) ?? HookRunner.Limits.defaultJobs,
-                                          timeout: try arguments.double(hookTimeout, in: 0.1...86_400) ?? HookRunner.Limits.defaultTimeout),
+            hookLimits: HookRunner.Limits(jobs: try arguments.integerValue(hookJobs),
+                                          timeout: try arguments.numberValue(hookTimeout)),
             timeout: try GNSSOptions.timeout(arguments))
         return try RegionsSession.run(request, runtime: runtime)
     }

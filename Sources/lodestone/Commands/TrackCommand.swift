@@ -5,7 +5,8 @@ import Session
 
 /// `lodestone track`: movement reports from gpsd (or the simulator), one line per reported fix.
 enum TrackCommand: Command {
-    static let format = Option("format", value: "FORMAT", choices: ["text", "csv", "json"], help: "text (default), csv (with a header) or json (one object per line)")
+    static let format = Option("format", value: "FORMAT", choices: TrackOutput.Format.self, default: .text,
+                               help: "text, csv (with a header) or json (one object per line)")
     static let distanceFilter = Option("distance-filter", value: "M", help: "report only after moving at least M metres (default 5 for text, 0 for csv/json)")
     static let style = Option("style", value: "STYLE", choices: ["degrees", "points", "quadrant"], help: "directions as degrees, points (16-point) or quadrant (default, N30°E)")
     static let count = Option("count", value: "N", help: "stop after N reports")
@@ -28,7 +29,7 @@ enum TrackCommand: Command {
         """)
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-        let outputFormat = TrackOutput.Format(rawValue: try arguments.choice(format) ?? "text") ?? .text
+        let outputFormat = try arguments.chosen(format, as: TrackOutput.Format.self)
         let bearingStyle: BearingStyle
         switch try arguments.choice(style) ?? "quadrant" {
         case "degrees": bearingStyle = .degrees(decimals: 0)

@@ -5,7 +5,8 @@ import Session
 
 /// `lodestone where`: waits for one good fix and prints it.
 enum WhereCommand: Command {
-    static let timeout = Option("timeout", value: "S", help: "give up (exit 69) when no good fix has come after S seconds (default 30); "
+    static let timeout = Option("timeout", value: "S", range: 0.1...86_400, default: 30,
+                                help: "give up (exit 69) when no good fix has come after S seconds; "
                                     + "a gpsd that cannot be reached ends it within 3 s")
     static let json = Option("json", help: "print one JSON object")
 
@@ -33,7 +34,7 @@ enum WhereCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         let query = WhereQuery(source: try GNSSSourceOptions(arguments).choice,
-                               timeout: try arguments.double(timeout, in: 0.1...86_400) ?? 30,
+                               timeout: try arguments.numberValue(timeout),
                                maximumHorizontalError: try GNSSOptions.maximumError(arguments),
                                minimumMode: try GNSSOptions.minimumMode(arguments), json: arguments.flag(json),
                                units: try UnitsOption.system(arguments),

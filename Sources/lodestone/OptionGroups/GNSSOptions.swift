@@ -12,13 +12,13 @@ enum GNSSOptions {
     static let accuracy = Option("accuracy", value: "M", help: "ignore fixes whose horizontal error is above M metres")
 
     /// `--timeout S` of `goto`, `regions` and `track`: the longest wait for the first good fix.
-    static let firstFixTimeout = Option("timeout", value: "S",
-                                        help: "give up (exit 69) when no good fix has come after S seconds (default: no limit); "
+    static let firstFixTimeout = Option("timeout", value: "S", range: 0.1...31_536_000,
+                                        help: "give up (exit 69) when no good fix has come after S seconds (without it: no limit); "
                                             + "a gpsd that cannot be reached ends it within 3 s")
 
     /// `--timeout`, seconds; nil when absent.
     static func timeout(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
-        try arguments.double(firstFixTimeout, in: 0.1...31_536_000)
+        try arguments.number(firstFixTimeout)
     }
 
     /// `--gpsd`, parsed; nil when absent.
