@@ -14,7 +14,8 @@ enum HeadingCommand: Command {
     static let residual = Option("residual", value: "UT", help: "the recording is already calibrated, to within UT µT: "
         + "the accuracy counts that instead of an uncalibrated board's error (default: the profile's residual with "
         + "--calibration, else 20 µT)")
-    static let format = Option("format", value: "FORMAT", choices: ["csv", "json"], help: "csv (default) or json (one object per line)")
+    enum Format: String, CaseIterable { case csv, json }
+    static let format = Option("format", value: "FORMAT", choices: Format.self, default: .csv, help: "csv or json (one object per line)")
 
     static let spec = CommandSpec(
         name: "heading",
@@ -46,7 +47,7 @@ enum HeadingCommand: Command {
         guard let path = arguments.string(fromFile) else {
             throw UsageError.missingArgument("--from-file FILE", command: spec.name)
         }
-        let json = try arguments.choice(format) == "json"
+        let json = try arguments.chosen(format, as: Format.self) == .json
         let unitName = arguments.string(unit) ?? "uT"
         guard CalibrationProfile.microteslaPerUnit(unitName) != nil else {
             throw UsageError.invalidValue(option: unit.name, value: unitName, expected: "uT, gauss, nT or mG")

@@ -9,7 +9,8 @@ enum PlacesCommand: Command {
     static let count = Option("count", value: "N", help: "how many places to print (default 5 for near, 10 for find)")
     static let json = Option("json", help: "one JSON object per line")
     static let names = Option("names", help: "for list: only the names, one a line (what the shell completions offer)")
-    static let radius = Option("radius", value: "M", help: "for add: the radius within which you are at the place, metres (default 100)")
+    static let radius = Option("radius", value: "M", range: 0.001...20_000_000, default: UserPlace.defaultRadius,
+                               help: "for add: the radius within which you are at the place, metres")
 
     static let spec = CommandSpec(
         name: "places",
@@ -76,7 +77,7 @@ enum PlacesCommand: Command {
         case "add":
             try refuse([count, json, names])
             guard let point else { throw UsageError.missingArgument("--lat LAT --lon LON", command: spec.name) }
-            let r = try arguments.double(radius, in: 0.001...20_000_000) ?? UserPlace.defaultRadius
+            let r = try arguments.numberValue(radius)
             do {
                 placesAction = .add(try UserPlace(name: try requireName(), latitude: point.latitude,
                                                   longitude: point.longitude, radius: r))

@@ -5,7 +5,7 @@ import Session
 
 /// `lodestone serve`: headless, long-running; publishes the heading to other software.
 enum ServeCommand: Command {
-    static let rate = Option("rate", value: "HZ", help: "updates per second, 1–50 (default 10)")
+    static let rate = Option("rate", value: "HZ", range: 1...50.0, default: 10, help: "updates per second, 1–50")
     static let maxClients = Option("max-clients", value: "N",
                                    help: "clients per TCP server at once, 1–10000 (default 64); when full, a new client is still served and the one most behind is dropped")
 
@@ -60,7 +60,7 @@ enum ServeCommand: Command {
                                calibrationPath: arguments.string(CalibrationFileOption.calibration),
                                heading: heading.settings, gnss: try LiveGNSSOptions(arguments).choice, distanceFilter: 5)
         live.regions = try RegionOptions.regions(arguments)
-        var request = ServeRequest(live: live, rate: try arguments.double(rate, in: 1...50) ?? 10,
+        var request = ServeRequest(live: live, rate: try arguments.numberValue(rate),
                                    duration: try arguments.double(DurationOption.duration, in: 0.001...1e9), nmea: sinks.nmea,
                                    signalK: sinks.signalK, json: sinks.json, mqtt: sinks.mqtt, talker: sinks.talker)
         request.mqttOptions = sinks.mqttOptions
