@@ -12,7 +12,7 @@ PREFIX    ?= /usr/local
 SWIFT     ?= swift
 RELEASE   := -c release --static-swift-stdlib
 BUILD_DEBS := libi2c-dev libgps-dev libmosquitto-dev
-TEST_DEBS  := $(BUILD_DEBS) gpsd gpsd-tools gpsd-clients tmux mosquitto mosquitto-clients \
+TEST_DEBS  := $(BUILD_DEBS) gpsd gpsd-tools gpsd-clients tmux mosquitto mosquitto-clients python3-jsonschema \
               groff-base zsh fish openssl socat
 BENCH_DEBS := $(BUILD_DEBS) libproj-dev gcc g++ mosquitto openssl
 # The reference filters' sources (PyPI sdists of vqf and imufusion), fetched by `make bench-deps` and

@@ -46,8 +46,8 @@ let package = Package(
         // MARK: Pure value and math modules (no I/O, no Foundation)
         .target(name: "Linear", swiftSettings: strict),
         .target(name: "JSON", dependencies: ["Platform"], swiftSettings: strict),
-        .target(name: "Geodesy", swiftSettings: strict),
-        .target(name: "Geomagnetism", exclude: ["generate_coefficients.py"], swiftSettings: strict),
+        .target(name: "Geodesy", dependencies: ["Linear"], swiftSettings: strict),
+        .target(name: "Geomagnetism", dependencies: ["Linear"], exclude: ["generate_coefficients.py"], swiftSettings: strict),
         .target(name: "Calibration", dependencies: ["Linear", "JSON", "Platform"], swiftSettings: strict),
         .target(name: "Heading", dependencies: ["Linear", "Calibration", "Geomagnetism", "Attitude"], swiftSettings: strict),
         .target(name: "Attitude", dependencies: ["Linear"], swiftSettings: strict),
@@ -60,13 +60,13 @@ let package = Package(
         // MARK: Stages built on the above
         .target(name: "Navigation", dependencies: ["Geodesy", "GNSS", "Platform"], swiftSettings: strict),
         // Places: the gazetteer and its spatial index, the user's places, destinations, regions (pure).
-        .target(name: "Places", dependencies: ["CGazetteer", "Geodesy", "Platform"], swiftSettings: strict),
+        .target(name: "Places", dependencies: ["CGazetteer", "Geodesy", "Linear", "Platform"], swiftSettings: strict),
         .target(name: "Simulation", dependencies: ["Linear", "Platform", "Sensors", "GNSS", "Geomagnetism", "Geodesy"], swiftSettings: strict),
-        .target(name: "Terminal", dependencies: ["Geodesy", "Platform"], swiftSettings: strict),
+        .target(name: "Terminal", dependencies: ["Geodesy", "Linear", "Platform"], swiftSettings: strict),
         .target(name: "HeadingLog", dependencies: ["Linear", "Geodesy", "Platform"], swiftSettings: strict),
         .target(name: "Options", dependencies: ["Platform"], swiftSettings: strict),
         // Output formats for other software: NMEA 0183, Signal K deltas, JSON objects (pure formatting).
-        .target(name: "Outputs", dependencies: ["JSON", "Platform"], swiftSettings: strict),
+        .target(name: "Outputs", dependencies: ["JSON", "Linear", "Platform"], swiftSettings: strict),
 
         // MARK: The application layer: sessions, wiring, commands' work (time, signals and output injected)
         .target(

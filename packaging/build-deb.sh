@@ -57,6 +57,8 @@ done
 install -m 644 "$here/debian/60-lodestone-i2c.rules" "$root/lib/udev/rules.d/"
 install -m 644 "$here/debian/lodestone.conf" "$root/etc/lodestone/lodestone.conf"
 install -m 644 "$here/debian/lintian-overrides" "$root/usr/share/lintian/overrides/lodestone"
+install -d "$doc/schema"
+install -m 644 "$repo"/schema/*.schema.json "$repo"/schema/README.md "$doc/schema/"
 
 # Documentation: the README, the hardware pages, the services' page; over 4 kB compressed.
 install -m 644 "$here/debian/copyright" "$doc/copyright"

@@ -32,6 +32,16 @@ public enum FixMode: Int, Sendable, Comparable, CustomStringConvertible {
 
     public static func < (a: FixMode, b: FixMode) -> Bool { a.rawValue < b.rawValue }
 
+    /// The one machine-readable form of a fix mode, for every output (the log's `gnss_mode`, the
+    /// JSON's, the CSVs'): "no_fix", "2d" or "3d".
+    public var label: String {
+        switch self {
+        case .noFix: return "no_fix"
+        case .twoD: return "2d"
+        case .threeD: return "3d"
+        }
+    }
+
     /// "no fix", "2D" or "3D".
     public var description: String {
         switch self {

@@ -54,9 +54,9 @@ extension MagneticField {
 
         let gv: Double?
         if latitude >= 55 {
-            gv = normalizedDegrees(d - longitude)
+            gv = signedDegrees(d - longitude)
         } else if latitude <= -55 {
-            gv = normalizedDegrees(d + longitude)
+            gv = signedDegrees(d + longitude)
         } else {
             gv = nil
         }

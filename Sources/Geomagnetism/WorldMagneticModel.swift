@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Linear
 
 /// The World Magnetic Model: the Earth's main field and its secular variation, degree 12.
 ///
@@ -132,10 +133,5 @@ func angleDegrees(_ y: Double, _ x: Double) -> Double {
     return a <= -180 ? a + 360 : a
 }
 
-/// An angle in degrees brought into (−180, 180].
-func normalizedDegrees(_ x: Double) -> Double {
-    var a = fmod(x, 360)
-    if a > 180 { a -= 360 }
-    if a <= -180 { a += 360 }
-    return a
-}
+/// An angle in degrees brought into (−180, 180]: `Linear.wrap180`.
+func signedDegrees(_ x: Double) -> Double { wrap180(x) }

@@ -26,8 +26,5 @@ extension Vector3 {
 
 /// The signed smallest difference a − b between two angles in degrees, in (−180, 180].
 @inlinable public func angleDifference(_ a: Double, _ b: Double) -> Double {
-    var d = (a - b).truncatingRemainder(dividingBy: 360)
-    if d <= -180 { d += 360 }
-    if d > 180 { d -= 360 }
-    return d
+    wrap180(a - b)
 }

@@ -34,7 +34,8 @@ private func bashCompletion(_ interface: ProgramInterface) -> String {
         "        mapfile -t COMPREPLY < <(compgen -W \(bashWords(topWords)) -- \"$cur\")",
         "        return 0",
         "    fi",
-        "    local options=\"\" positional=\"\"",
+        "    local options=\"\" valued=\"\"",
+        "    local -a positional=()",
         "    case \"${COMP_WORDS[1]}\" in",
         "        \(ProgramInterface.helpCommand))",
         "            [[ $COMP_CWORD -eq 2 ]] && mapfile -t COMPREPLY < <(compgen -W \(bashWords(commandNames)) -- \"$cur\")",
@@ -44,6 +45,8 @@ private func bashCompletion(_ interface: ProgramInterface) -> String {
         let options = command.options + [ProgramInterface.topLevelOptions[0]]
         lines.append("        \(bashPattern([command.name])))")
         lines.append("            options=\(bashWords(options.map { "--" + $0.name }))")
+        let valued = options.filter { !$0.isFlag }.flatMap { o in ["--" + o.name] + (o.short.map { ["-\($0)"] } ?? []) }
+        if !valued.isEmpty { lines.append("            valued=\(bashWords(valued))") }
         var valueCases: [(ValueCompletion, [String])] = []
         for option in options where !option.isFlag {
             let spellings = ["--" + option.name] + (option.short.map { ["-\($0)"] } ?? [])
@@ -57,37 +60,71 @@ private func bashCompletion(_ interface: ProgramInterface) -> String {
         if !valueCases.isEmpty {
             lines.append("            case \"$prev\" in")
             for (completion, spellings) in valueCases {
-                lines.append("                \(bashPattern(spellings))) \(bashReply(completion)) return 0 ;;")
+                lines.append("                \(bashPattern(spellings))) \(bashReply(completion, function: function)) return 0 ;;")
             }
             lines.append("            esac")
         }
-        switch command.positionalCompletion {
-        case .none: break
-        case .files: lines.append("            positional=files")
-        case .words(let words): lines.append("            positional=\(bashWords(words))")
+        if !command.positionals.isEmpty, command.completionsByPosition != [.none] {
+            let kinds = command.completionsByPosition.map { completion -> String in
+                switch completion {
+                case .none: return "none"
+                case .files: return "files"
+                case .words(let words): return "words:" + words.joined(separator: " ")
+                case .programOutput(let arguments): return "run:" + arguments.joined(separator: " ")
+                }
+            }
+            lines.append("            positional=(" + kinds.map(singleQuoted).joined(separator: " ") + ")")
         }
         lines.append("            ;;")
     }
     lines += [
         "        *) return 0 ;;",
         "    esac",
-        "    if [[ \"$cur\" == -* || -z \"$positional\" ]]; then",
+        "    if [[ \"$cur\" == -* || ${#positional[@]} -eq 0 ]]; then",
         "        mapfile -t COMPREPLY < <(compgen -W \"$options\" -- \"$cur\")",
-        "    elif [[ \"$positional\" == files ]]; then",
-        "        compopt -o filenames 2>/dev/null",
-        "        mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")",
-        "    else",
-        "        mapfile -t COMPREPLY < <(compgen -W \"$positional\" -- \"$cur\")",
+        "        return 0",
         "    fi",
+        "    # Which positional argument this is: the words after the command that are neither options",
+        "    # nor an option's value.",
+        "    local i n=0",
+        "    for ((i = 2; i < COMP_CWORD; i++)); do",
+        "        case \"${COMP_WORDS[i]}\" in",
+        "            -*) [[ \" $valued \" == *\" ${COMP_WORDS[i]} \"* ]] && ((i++)) ;;",
+        "            *) ((n++)) ;;",
+        "        esac",
+        "    done",
+        "    (( n >= ${#positional[@]} )) && n=$(( ${#positional[@]} - 1 ))",
+        "    \(function)_value \"${positional[n]}\"",
         "    return 0",
+        "}",
+        "# Completes \"$cur\" as KIND says: files, words:WORDS, run:ARGUMENTS (the lines the program prints), none.",
+        "\(function)_value()",
+        "{",
+        "    local cur=\"${COMP_WORDS[COMP_CWORD]}\"",
+        "    case \"$1\" in",
+        "        files)",
+        "            compopt -o filenames 2>/dev/null",
+        "            mapfile -t COMPREPLY < <(compgen -f -- \"$cur\") ;;",
+        "        words:*)",
+        "            mapfile -t COMPREPLY < <(compgen -W \"${1#words:}\" -- \"$cur\") ;;",
+        "        run:*)",
+        "            local -a arguments",
+        "            read -ra arguments <<< \"${1#run:}\"",
+        "            local names",
+        "            names=$(\"${COMP_WORDS[0]}\" \"${arguments[@]}\" 2>/dev/null </dev/null)",
+        "            compopt -o filenames 2>/dev/null",
+        "            local IFS=$'\\n'",
+        "            mapfile -t COMPREPLY < <(compgen -W \"$names\" -- \"$cur\") ;;",
+        "    esac",
         "}",
         "complete -F \(function) \(program)",
     ]
     return lines.joined(separator: "\n") + "\n"
 }
 
-private func bashReply(_ completion: ValueCompletion) -> String {
+private func bashReply(_ completion: ValueCompletion, function: String) -> String {
     switch completion {
+    case .programOutput(let arguments): return "\(function)_value \(singleQuoted("run:" + arguments.joined(separator: " ")));"
     case .none: return ""
     case .files: return "compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- \"$cur\");"
     case .words(let words): return "mapfile -t COMPREPLY < <(compgen -W \(bashWords(words)) -- \"$cur\");"
@@ -125,7 +162,7 @@ private func zshCompletion(_ interface: ProgramInterface) -> String {
         "    )",
         "    if (( CURRENT == 2 )); then",
         "        if [[ $PREFIX == -* ]]; then",
-        "            _arguments " + ProgramInterface.topLevelOptions.flatMap(zshOptionSpecs).map(singleQuoted).joined(separator: " "),
+        "            _arguments " + ProgramInterface.topLevelOptions.flatMap { zshOptionSpecs($0, program: program) }.map(singleQuoted).joined(separator: " "),
         "        else",
         "            _describe -t commands '\(program) command' commands",
         "        fi",
@@ -140,11 +177,19 @@ private func zshCompletion(_ interface: ProgramInterface) -> String {
     ]
     for command in interface.commands {
         lines.append("        \(bashPattern([command.name])))")
-        var specs = (command.options + [ProgramInterface.topLevelOptions[0]]).flatMap(zshOptionSpecs)
-        switch command.positionalCompletion {
-        case .none: break
-        case .files: specs.append("*:file:_files")
-        case .words(let words): specs.append("1:" + zshMessage(command.positionals.first ?? "") + ":(" + words.joined(separator: " ") + ")")
+        var specs = (command.options + [ProgramInterface.topLevelOptions[0]]).flatMap { zshOptionSpecs($0, program: program) }
+        if !command.positionals.isEmpty {
+            let kinds = command.completionsByPosition
+            for (index, completion) in kinds.enumerated() {
+                let position = index == kinds.count - 1 && completion == .files ? "*" : String(index + 1)
+                let message = zshMessage(index < command.positionals.count ? command.positionals[index] : "argument")
+                switch completion {
+                case .none: break
+                case .files: specs.append(position == "*" ? "*:file:_files" : position + ":file:_files")
+                case .words(let words): specs.append(position + ":" + message + ":(" + words.map(zshEscapeAction).joined(separator: " ") + ")")
+                case .programOutput(let arguments): specs.append(position + ":" + message + ":" + zshProgramAction(program, arguments))
+                }
+            }
         }
         lines.append("            _arguments -s \\")
         for spec in specs.dropLast() {
@@ -166,8 +211,8 @@ private func zshCompletion(_ interface: ProgramInterface) -> String {
 
 /// The `_arguments` specs of one option: its spellings (a short form excludes the long one and the
 /// other way round, unless repeatable), description and value.
-private func zshOptionSpecs(_ option: Option) -> [String] {
-    let description = "[" + zshDescription(option.help) + "]"
+private func zshOptionSpecs(_ option: Option, program: String) -> [String] {
+    let description = "[" + zshDescription(option.summary) + "]"
     var value = ""
     if let name = option.valueName {
         let action: String
@@ -175,12 +220,19 @@ private func zshOptionSpecs(_ option: Option) -> [String] {
         case .none: action = " "
         case .files: action = "_files"
         case .words(let words): action = "(" + words.map(zshEscapeAction).joined(separator: " ") + ")"
+        case .programOutput(let arguments): action = zshProgramAction(program, arguments)
         }
         value = ":" + zshMessage(name) + ":" + action
     }
     let spellings = (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.name)"]
     let prefix = option.repeatable ? "*" : (spellings.count > 1 ? "(" + spellings.joined(separator: " ") + ")" : "")
     return spellings.map { prefix + $0 + description + value }
+}
+
+/// A zsh action offering the lines `PROGRAM ARGUMENTS` prints ("{…}" runs as code).
+private func zshProgramAction(_ program: String, _ arguments: [String]) -> String {
+    "{local -a names; names=(${(f)\"$(" + program + " " + arguments.joined(separator: " ")
+        + " 2>/dev/null </dev/null)\"}); compadd -a names}"
 }
 
 /// A description inside `[...]`: brackets and backslashes escaped, one line.
@@ -229,7 +281,7 @@ private func fishCompletion(_ interface: ProgramInterface) -> String {
         "complete -c \(program) -f",
     ]
     for option in ProgramInterface.topLevelOptions {
-        lines.append("complete -c \(program) -n \(fishQuoted(noCommand))\(fishOption(option))")
+        lines.append("complete -c \(program) -n \(fishQuoted(noCommand))\(fishOption(option, program: program))")
     }
     for command in interface.commands {
         lines.append("complete -c \(program) -n \(fishQuoted(noCommand)) -a \(fishQuoted(command.name)) -d \(fishQuoted(oneLine(command.abstract)))")
@@ -239,19 +291,23 @@ private func fishCompletion(_ interface: ProgramInterface) -> String {
     for command in interface.commands {
         let condition = fishQuoted("__fish_seen_subcommand_from \(command.name)")
         for option in command.options + [ProgramInterface.topLevelOptions[0]] {
-            lines.append("complete -c \(program) -n \(condition)\(fishOption(option))")
+            lines.append("complete -c \(program) -n \(condition)\(fishOption(option, program: program))")
         }
-        switch command.positionalCompletion {
-        case .none: break
-        case .files: lines.append("complete -c \(program) -n \(condition) -F")
-        case .words(let words): lines.append("complete -c \(program) -n \(condition) -a \(fishQuoted(words.joined(separator: " ")))")
+        for completion in command.positionals.isEmpty ? [] : command.completionsByPosition {
+            switch completion {
+            case .none: break
+            case .files: lines.append("complete -c \(program) -n \(condition) -F")
+            case .words(let words): lines.append("complete -c \(program) -n \(condition) -a \(fishQuoted(words.joined(separator: " ")))")
+            case .programOutput(let arguments):
+                lines.append("complete -c \(program) -n \(condition) -a \(fishQuoted("(" + program + " " + arguments.joined(separator: " ") + " 2>/dev/null)"))")
+            }
         }
     }
     return lines.joined(separator: "\n") + "\n"
 }
 
 /// ` -s X -l NAME [-r -F | -x -a WORDS | -x] -d HELP`
-private func fishOption(_ option: Option) -> String {
+private func fishOption(_ option: Option, program: String) -> String {
     var text = ""
     if let short = option.short { text += " -s \(fishQuoted(String(short)))" }
     text += " -l \(fishQuoted(option.name))"
@@ -260,9 +316,11 @@ private func fishOption(_ option: Option) -> String {
         case .none: text += " -x"
         case .files: text += " -r -F"
         case .words(let words): text += " -x -a \(fishQuoted(words.joined(separator: " ")))"
+        case .programOutput(let arguments):
+            text += " -x -a \(fishQuoted("(" + program + " " + arguments.joined(separator: " ") + " 2>/dev/null)"))"
         }
     }
-    return text + " -d \(fishQuoted(oneLine(option.help)))"
+    return text + " -d \(fishQuoted(oneLine(option.summary)))"
 }
 
 /// A fish single-quoted string (`\` and `'` escaped).

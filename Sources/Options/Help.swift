@@ -17,7 +17,7 @@ public func helpText(for spec: CommandSpec, program: String = "lodestone") -> St
             if let s = o.short { left += "-\(s), " }
             left += "--\(o.name)"
             if let v = o.valueName { left += " \(v)" }
-            return (left, o.help)
+            return (left, o.summary)
         }
         entries.append(("  -h, --help", "show this help"))
         let width = min(30, (entries.map(\.0.count).max() ?? 0) + 2)

@@ -64,7 +64,7 @@ private func roffOption(_ option: Option, help: String? = nil) -> [String] {
     if let short = option.short { spelled += "\\fB\\-\(roffText(String(short)))\\fR, " }
     spelled += "\\fB" + roffText("--" + option.name) + "\\fR"
     if let value = option.valueName { spelled += " \\fI" + roffText(value) + "\\fR" }
-    var text = help ?? option.help
+    var text = help ?? option.summary
     if option.repeatable { text += " (may be given more than once)" }
     return [".TP", spelled, roffLine(text)]
 }

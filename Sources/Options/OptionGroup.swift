@@ -64,6 +64,52 @@ extension ParsedArguments {
         return try choice(checked(option), from: option.choices)
     }
 
+    /// A number option by its declared facts: within its range, its default when absent.
+    public func number(_ option: Option) throws(UsageError) -> Double? {
+        guard case .number(let range, let fallback)? = option.facts else {
+            assertionFailure("--\(option.name) declares no number range"); return try double(option)
+        }
+        return try double(option, in: range) ?? fallback
+    }
+
+    /// A whole-number option by its declared facts: within its range, its default when absent.
+    public func integer(_ option: Option) throws(UsageError) -> Int? {
+        guard case .integer(let range, let fallback)? = option.facts else {
+            assertionFailure("--\(option.name) declares no integer range"); return try int(option)
+        }
+        return try int(option, in: range) ?? fallback
+    }
+
+    /// A choice option as its enumeration's case (its declared default when absent).
+    public func choice<C: CaseIterable & RawRepresentable>(_ option: Option, as type: C.Type) throws(UsageError) -> C?
+        where C.RawValue == String {
+        let text = try choice(option) ?? option.facts?.defaultText
+        return text.flatMap(C.init(rawValue:))
+    }
+
+    /// A choice option that declares a default, as its enumeration's case: the value given or the default.
+    public func chosen<C: CaseIterable & RawRepresentable>(_ option: Option, as type: C.Type) throws(UsageError) -> C
+        where C.RawValue == String {
+        assert(option.facts?.defaultText != nil, "--\(option.name) declares no default")
+        return try choice(option, as: type) ?? C.allCases.first!
+    }
+
+    /// A number option that declares a default: the value given or the default.
+    public func numberValue(_ option: Option) throws(UsageError) -> Double {
+        guard case .number(let range, let fallback?)? = option.facts else {
+            preconditionFailure("--\(option.name) declares no default")
+        }
+        return try double(option, in: range) ?? fallback
+    }
+
+    /// A whole-number option that declares a default: the value given or the default.
+    public func integerValue(_ option: Option) throws(UsageError) -> Int {
+        guard case .integer(let range, let fallback?)? = option.facts else {
+            preconditionFailure("--\(option.name) declares no default")
+        }
+        return try int(option, in: range) ?? fallback
+    }
+
     /// Two comma-separated numbers, e.g. `--location -33.87,151.21`.
     public func pair(_ option: Option, expected: String) throws(UsageError) -> (Double, Double)? {
         try pair(checked(option), expected: expected)

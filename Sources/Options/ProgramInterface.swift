@@ -86,6 +86,9 @@ public enum ValueCompletion: Sendable, Equatable {
     case files
     /// One of these words.
     case words([String])
+    /// The lines the program itself prints when run with these arguments (saved place names:
+    /// `["places", "list", "--names"]`), read when the user presses Tab.
+    case programOutput([String])
 }
 
 extension Option {
@@ -93,6 +96,7 @@ extension Option {
     /// names (FILE, FILE.csv, PROFILE, PATH, DIR), else nothing.
     public var valueCompletion: ValueCompletion {
         guard let valueName else { return .none }
+        if let completion { return completion }
         if !choices.isEmpty { return .words(choices.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }) }
         return namesFiles(valueName) ? .files : .none
     }
@@ -102,6 +106,7 @@ extension CommandSpec {
     /// How the command's positional arguments complete: file names when one is FILE-like, the words
     /// of a name written as lower-case alternatives ("bash|zsh|fish"), else nothing.
     public var positionalCompletion: ValueCompletion {
+        if let first = positionalCompletions.first { return first }
         for name in positionals {
             if namesFiles(name) { return .files }
             let words = name.split(separator: "|").map(String.init)
@@ -110,6 +115,14 @@ extension CommandSpec {
             }
         }
         return .none
+    }
+}
+
+extension CommandSpec {
+    /// How each positional argument completes, in order (the last one for any further ones):
+    /// the declared `positionalCompletions`, else `positionalCompletion` for all.
+    public var completionsByPosition: [ValueCompletion] {
+        positionalCompletions.isEmpty ? [positionalCompletion] : positionalCompletions
     }
 }
 

@@ -1,5 +1,6 @@
 import Geodesy
 import Glibc
+import Linear
 
 /// Where `goto` leads: a named point and the radius within which one has arrived.
 public struct Destination: Sendable, Equatable {
@@ -85,7 +86,7 @@ public struct DestinationGuide: Sendable {
         if let raw {
             let dt = last.map { max(0, time - $0.time) } ?? 0
             if let previous = smoothedSpeed, smoothing > 0 {
-                let alpha = 1 - exp(-dt / smoothing)
+                let alpha = lowPassGain(dt: dt, tau: smoothing)
                 smoothedSpeed = previous + alpha * (raw - previous)
             } else {
                 smoothedSpeed = raw
@@ -113,9 +114,4 @@ public struct DestinationGuide: Sendable {
 }
 
 /// An angle reduced to (−180, 180].
-public func relativeAngle(_ degrees: Double) -> Double {
-    var a = degrees.truncatingRemainder(dividingBy: 360)
-    if a > 180 { a -= 360 }
-    if a <= -180 { a += 360 }
-    return a
-}
+public func relativeAngle(_ degrees: Double) -> Double { wrap180(degrees) }

@@ -226,7 +226,7 @@ struct AnalysisTests {
         #expect(s.rows == 2)
         #expect(s.malformedRows == 3)
         #expect(reported.map(\.line) == [3, 4, 7])
-        #expect(reported[0].description == "line 3: expected 33 fields, found 7")
+        #expect(reported[0].description == "line 3: expected \(LogSchema.fieldCount) fields, found 7")
         #expect(reported[1].description.contains("heading_mag_deg '1O' is not a number"))
         #expect(reported[2].problem == .incompleteLastLine)
     }
@@ -268,7 +268,7 @@ struct AnalysisTests {
         var reported: [MalformedLine] = []
         let s = try LogAnalyzer.analyze(path: path) { reported.append($0) }.summary
         #expect(s.rows == 5)
-        #expect(reported.first?.description == "line 7: expected 35 fields, found 33")
+        #expect(reported.first?.description == "line 7: expected \(LogSchema.fieldCount + 2) fields, found \(LogSchema.fieldCount)")
     }
 
     @Test("writer and reader agree: a log written by LogSession reads back row for row")

@@ -6,12 +6,12 @@ import Testing
 
 @Suite("CSV schema v1 and row formatting")
 struct SchemaAndFormatTests {
-    @Test("the header is the documented contract: 33 columns, time first, units in the names")
+    @Test("the header is the documented contract: 35 columns, time first, units in the names")
     func header() {
         #expect(LogSchema.header.hasPrefix("time,monotonic_s,raw_x_uT,raw_y_uT,raw_z_uT,cal_x_uT,cal_y_uT,cal_z_uT,field_uT,"))
         #expect(LogSchema.header.hasSuffix(",gnss_mode,lat_deg,lon_deg,alt_m,speed_mps,course_deg,eph_m,fix_distance_m,fix_bearing_deg,"
-            + "acc_x_g,acc_y_g,acc_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps"))
-        #expect(LogSchema.fieldCount == 33)
+            + "acc_x_g,acc_y_g,acc_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,roll_accuracy_deg,pitch_accuracy_deg"))
+        #expect(LogSchema.fieldCount == 35)
         #expect(LogSchema.header.split(separator: ",").count == LogSchema.fieldCount)
         #expect(Set(LogSchema.columns.map(\.name)).count == LogSchema.fieldCount, "names are unique")
         for column in LogSchema.columns where column.decimals != nil && column.name != "monotonic_s" {
@@ -26,16 +26,19 @@ struct SchemaAndFormatTests {
             + "pitch_deg,heading_mag_raw_deg,heading_mag_deg,declination_deg,declination_source,heading_true_deg,"
             + "accuracy_deg,flags,gnss_mode,lat_deg,lon_deg,alt_m,speed_mps,course_deg,eph_m,fix_distance_m,"
             + "fix_bearing_deg"
-        // The first release's 27 columns, then the six appended since (schema v1 allows appending).
-        let v1Now = v1 + ",acc_x_g,acc_y_g,acc_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps"
+        // The first release's 27 columns, then the six inertial ones and the attitude's two
+        // accuracies appended since (schema v1 allows appending).
+        let inertial = v1 + ",acc_x_g,acc_y_g,acc_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps"
+        let v1Now = inertial + ",roll_accuracy_deg,pitch_accuracy_deg"
         #expect(LogSchema.header(columns: LogSchema.firstReleaseColumnCount) == v1)
+        #expect(LogSchema.header(columns: LogSchema.inertialReleaseColumnCount) == inertial)
         #expect(LogSchema.header == v1Now)
         #expect(LogSchema.headerLine == Array((v1Now + "\n").utf8))
         #expect(LogSchema.header.split(separator: ",").map(String.init) == LogSchema.columns.map(\.name))
         #expect(LogSchema.columns.filter(\.isWrappedAngle).map(\.name)
                 == ["heading_mag_raw_deg", "heading_mag_deg", "heading_true_deg", "course_deg", "fix_bearing_deg"])
         #expect(LogSchema.columns.map { $0.decimals ?? -1 }
-                == [-1, 6, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, -1, 3, 2, -1, -1, 8, 8, 3, 3, 3, 3, 3, 3, 5, 5, 5, 4, 4, 4])
+                == [-1, 6, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, -1, 3, 2, -1, -1, 8, 8, 3, 3, 3, 3, 3, 3, 5, 5, 5, 4, 4, 4, 2, 2])
     }
 
     @Test("a vector's components are consecutive columns x, y, z")
@@ -58,10 +61,11 @@ struct SchemaAndFormatTests {
             trueHeading: 20.125, accuracy: 1.25, flags: ["disturbed", "tiltHeld"], gnssMode: "3d",
             latitude: -33.8688, longitude: 151.20929, altitude: 20.5, speed: 1.25, course: 90,
             horizontalError: 2.5, fixDistance: 3.75, fixBearing: 45.5,
-            acceleration: Vector3(0.0125, -0.5, -0.98765), rotationRate: Vector3(1.5, -0.0625, 12.3456))
+            acceleration: Vector3(0.0125, -0.5, -0.98765), rotationRate: Vector3(1.5, -0.0625, 12.3456),
+            rollAccuracy: 0.75, pitchAccuracy: 1.5)
         let expected = "2024-06-01T12:00:00.125Z,12.5,24.1,-3.25,-51,22.6,-3,-50.5,55.3,-1.5,0.25,7.5,7.25,12.875,wmm,"
             + "20.125,1.25,disturbed|tiltHeld,3d,-33.8688,151.20929,20.5,1.25,90,2.5,3.75,45.5,"
-            + "0.0125,-0.5,-0.98765,1.5,-0.0625,12.3456\n"
+            + "0.0125,-0.5,-0.98765,1.5,-0.0625,12.3456,0.75,1.5\n"
         #expect(LogRowFormat.line(row) == expected)
         #expect(try LogRowParser().parse(expected) == row)
     }
@@ -150,14 +154,14 @@ struct SchemaAndFormatTests {
         }
     }
 
-    @Test("absent, NaN and infinite values are empty fields; a row of nothing has 33 fields")
+    @Test("absent, NaN and infinite values are empty fields; a row of nothing has 35 fields")
     func emptyFields() throws {
         var row = LogRow(time: 1_700_000_000, monotonic: 0)
         row.fieldStrength = .nan
         row.magneticHeading = .infinity
         row.latitude = 1e300
         let line = LogRowFormat.line(row)
-        #expect(line == "2023-11-14T22:13:20.000Z,0" + String(repeating: ",", count: 31) + "\n")
+        #expect(line == "2023-11-14T22:13:20.000Z,0" + String(repeating: ",", count: 33) + "\n")
         let back = try LogRowParser().parse(line)
         #expect(back.fieldStrength == nil && back.magneticHeading == nil && back.latitude == nil)
     }
@@ -198,7 +202,7 @@ struct SchemaAndFormatTests {
     @Test("parser problems name the column or the field count")
     func parserProblems() {
         let parser = LogRowParser()
-        #expect(throws: RowProblem.fieldCount(expected: 33, found: 7)) { try parser.parse("a,b,c,d,e,f,g") }
+        #expect(throws: RowProblem.fieldCount(expected: 35, found: 7)) { try parser.parse("a,b,c,d,e,f,g") }
         let badNumber = csvLine(["time": "2024-01-01T00:00:00.000Z", "monotonic_s": "1", "field_uT": "12x"])
         #expect(throws: RowProblem.badNumber(column: "field_uT", text: "12x")) { try parser.parse(badNumber) }
         let badTime = csvLine(["time": "yesterday", "monotonic_s": "1"])

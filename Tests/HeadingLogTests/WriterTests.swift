@@ -36,38 +36,44 @@ struct WriterTests {
         #expect(all[6].hasPrefix("2023-11-14T22:13:20.500Z,0,"))
     }
 
-    @Test("a file from before the inertial columns keeps its layout when appended to, and reads back")
-    func firstReleaseLayout() throws {
+    @Test("a file in an earlier layout (27 columns, then 33) keeps it when appended to, and reads back",
+          arguments: LogSchema.earlierColumnCounts)
+    func earlierLayout(columns count: Int) throws {
         let dir = try scratchFolder(); defer { removeFolder(dir) }
         let path = dir + "/old.csv"
-        let first = LogSchema.firstReleaseColumnCount
         var old = row(0)
         old.acceleration = Vector3(0, 0, -1)
         var oldLine: [UInt8] = []
-        LogRowFormat.append(old, to: &oldLine, columns: first)
-        try write(LogSchema.header(columns: first) + "\n" + String(decoding: oldLine, as: UTF8.self), to: path)
+        LogRowFormat.append(old, to: &oldLine, columns: count)
+        try write(LogSchema.header(columns: count) + "\n" + String(decoding: oldLine, as: UTF8.self), to: path)
+        #expect(LogSchema.match(header: Array(LogSchema.header(columns: count).utf8)) == .extended(knownColumns: count, fieldCount: count))
         let s = try LogSession(.init(path: path))
         var new = row(1)
         new.acceleration = Vector3(0.01, 0, -0.99)
         new.rotationRate = Vector3(1, 2, 3)
+        new.rollAccuracy = 0.5
+        new.pitchAccuracy = 0.25
         try s.append(new)
         try s.close()
         let all = lines(path)
         #expect(all.count == 3)
-        #expect(all.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == first },
-                "every line keeps the file's 27 columns")
+        #expect(all.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == count },
+                "every line keeps the file's \(count) columns")
         let summary = try LogAnalyzer.analyze(path: path).summary
         #expect(summary.rows == 2 && summary.malformedRows == 0)
-        // A new file gets every column, inertial ones included.
+        let parsedOld = try LogRowParser(fieldCount: count, knownColumns: count).parse(all[2])
+        #expect(parsedOld.rollAccuracy == nil && parsedOld.magneticHeading == new.magneticHeading)
+        #expect((parsedOld.rotationRate != nil) == (count >= LogSchema.inertialReleaseColumnCount))
+        // A new file gets every column, the inertial ones and the attitude's accuracies at the end.
         let fresh = dir + "/new.csv"
         let t = try LogSession(.init(path: fresh))
         try t.append(new)
         try t.close()
         #expect(lines(fresh).first == LogSchema.header)
+        #expect(lines(fresh).last?.hasSuffix(",0.5,0.25") == true, "\(lines(fresh))")
         let back = try LogRowParser().parse(lines(fresh)[1])
         #expect(back.acceleration == Vector3(0.01, 0, -0.99) && back.rotationRate == Vector3(1, 2, 3))
-        let parsedOld = try LogRowParser(fieldCount: first, knownColumns: first).parse(all[2])
-        #expect(parsedOld.acceleration == nil && parsedOld.magneticHeading == new.magneticHeading)
+        #expect(back.rollAccuracy == 0.5 && back.pitchAccuracy == 0.25)
     }
 
     @Test("a file with another header is refused: exit 65, names the file, suggests a new name or --overwrite")

@@ -71,6 +71,40 @@ struct GeneratedDocumentsTests {
         #expect(try complete(["lodestone", "completion", "z"]) == ["zsh"])
         #expect(try complete(["lodestone", "help", "dec"]) == ["declination"])
         #expect(try complete(["lodestone", "watch", "--rate", ""]) == [])
+        #expect(try complete(["lodestone", "places", "n"]) == ["near"])
+        #expect(try complete(["lodestone", "places", "--count", "3", "f"]) == ["find"])
+        #expect(try complete(["lodestone", "places", ""]) == ["near", "find", "add", "list", "remove"])
+    }
+
+    @Test("bash offers saved place names after goto, --region and places remove (from places list --names)")
+    func bashCompletesPlaces() throws {
+        let bash = try #require(executablePath(named: "bash"))
+        let folder = try makeTemporaryFolder("completion-places")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("lodestone"), withIntermediateDirectories: true)
+        try "Home,52.3702,4.8952,50\nHoorn harbour,52.6425,5.0597\nWork,52.1,4.3\n"
+            .write(to: folder.appendingPathComponent("lodestone/places.csv"), atomically: true, encoding: .utf8)
+        let script = completionScript(for: lodestoneInterface, shell: .bash)
+        func complete(_ words: [String]) throws -> [String] {
+            let quoted = ([lodestoneBinaryPath] + words).map { "'" + $0 + "'" }.joined(separator: " ")
+            let program = script + """
+            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count)
+            _lodestone
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+            let result = try runProgram(bash, ["--norc", "--noprofile"], stdin: program,
+                                        environment: ["XDG_CONFIG_HOME": folder.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout.split(separator: "\n").map(String.init)
+        }
+        #expect(try complete(["goto", ""]) == ["Home", "Hoorn harbour", "Work"])
+        #expect(try complete(["goto", "Ho"]) == ["Home", "Hoorn harbour"])
+        #expect(try complete(["goto", "--format", "csv", "W"]) == ["Work"])
+        #expect(try complete(["regions", "--region", "H"]) == ["Home", "Hoorn harbour"])
+        #expect(try complete(["watch", "--region", "W"]) == ["Work"])
+        #expect(try complete(["places", "remove", "Hoo"]) == ["Hoorn harbour"])
+        let names = try runLodestone(["places", "list", "--names"], environment: ["XDG_CONFIG_HOME": folder.path])
+        #expect(names.stdout == "Home\nHoorn harbour\nWork\n")
     }
 
     @Test("zsh accepts the script", .enabled(if: executablePath(named: "zsh") != nil, "zsh is not installed (make test installs it)"))

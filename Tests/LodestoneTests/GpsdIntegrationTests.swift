@@ -27,7 +27,7 @@ struct GpsdIntegrationTests {
         let ended = Date()
         #expect(run.status == 0)
         let lines = run.output.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("time,lat,lon,distance_m,bearing_deg,bearing,total_m,speed_mps,course_deg") == true)
+        #expect(lines.first == "time,gnss_mode,lat_deg,lon_deg,alt_m,speed_mps,course_deg,eph_m,fix_distance_m,fix_bearing_deg,fix_direction,total_m,stationary")
         let rows = trackCSVRows(run.output)
         #expect(rows.count == (try distinctFixTimes(chk: log + ".chk")), "stderr: \(run.errors)")
 
@@ -46,19 +46,20 @@ struct GpsdIntegrationTests {
             } else {
                 #expect(row["time"].flatMap(ISO8601.parse).map(window.contains) == true, "\(row["time"] ?? "-") for \(epoch.time)")
             }
-            #expect(row["lat"].flatMap { Double($0) } == epoch.lat)
-            #expect(row["lon"].flatMap { Double($0) } == epoch.lon)
+            // Degrees at the log's resolution, 1e-8° (about 1 mm).
+            #expect(row["lat_deg"].flatMap { Double($0) }.map { abs($0 - epoch.lat) <= 0.5e-8 } == true)
+            #expect(row["lon_deg"].flatMap { Double($0) }.map { abs($0 - epoch.lon) <= 0.5e-8 } == true)
         }
 
         // Distances and bearings against Vincenty's formula. The running total is the odometer's: it
         // never decreases and never exceeds the sum of the legs (jitter and jumps are not travel).
-        #expect(rows.first?["distance_m"] == "")
+        #expect(rows.first?["fix_distance_m"] == "")
         var total = 0.0
         var previousSum = 0.0
         for k in rows.indices.dropFirst() {
-            guard let lat1 = rows[k - 1]["lat"].flatMap({ Double($0) }), let lon1 = rows[k - 1]["lon"].flatMap({ Double($0) }),
-                  let lat2 = rows[k]["lat"].flatMap({ Double($0) }), let lon2 = rows[k]["lon"].flatMap({ Double($0) }),
-                  let distance = rows[k]["distance_m"].flatMap({ Double($0) }),
+            guard let lat1 = rows[k - 1]["lat_deg"].flatMap({ Double($0) }), let lon1 = rows[k - 1]["lon_deg"].flatMap({ Double($0) }),
+                  let lat2 = rows[k]["lat_deg"].flatMap({ Double($0) }), let lon2 = rows[k]["lon_deg"].flatMap({ Double($0) }),
+                  let distance = rows[k]["fix_distance_m"].flatMap({ Double($0) }),
                   let sum = rows[k]["total_m"].flatMap({ Double($0) })
             else { Issue.record("row \(k) incomplete: \(rows[k])"); continue }
             let check = vincentyInverse(lat1, lon1, lat2, lon2)
@@ -135,8 +136,8 @@ struct GpsdIntegrationTests {
         #expect(rows.count == 30)
         for row in rows.dropFirst() {
             #expect(row["stationary"] == "true")
-            #expect(row["bearing"] == "stationary")
-            #expect((row["distance_m"].flatMap { Double($0) } ?? 99) < 5)
+            #expect(row["fix_direction"] == "stationary")
+            #expect((row["fix_distance_m"].flatMap { Double($0) } ?? 99) < 5)
         }
     }
 
@@ -157,9 +158,9 @@ struct GpsdIntegrationTests {
         let run = try trackWhileReplaying("course-reversal.log", ["--format", "csv", "--distance-filter", "0"])
         let rows = trackCSVRows(run.output)
         #expect(rows.count == 25)
-        #expect(rows[1...12].allSatisfy { $0["bearing"] == "N" && $0["bearing_deg"] == "0" })
-        #expect(rows[13...24].allSatisfy { $0["bearing"] == "S" && $0["bearing_deg"] == "180" })
-        #expect(rows.first?["lat"] == rows.last?["lat"])
+        #expect(rows[1...12].allSatisfy { $0["fix_direction"] == "N" && $0["fix_bearing_deg"] == "0" })
+        #expect(rows[13...24].allSatisfy { $0["fix_direction"] == "S" && $0["fix_bearing_deg"] == "180" })
+        #expect(rows.first?["lat_deg"] == rows.last?["lat_deg"])
     }
 
     @Test func survivesGpsdBeingKilledAndRestarted() throws {
@@ -176,13 +177,13 @@ struct GpsdIntegrationTests {
         fake = try GpsFake(log: "nl2008u.log", port: port)
         try #require(fake.waitUntilListening())
         #expect(fake.waitUntilFinished(timeout: 40))
-        #expect(pollUntil(5) { trackCSVRows(track.stdout).contains { $0["lat"]?.hasPrefix("48.2") == true } })
+        #expect(pollUntil(5) { trackCSVRows(track.stdout).contains { $0["lat_deg"]?.hasPrefix("48.2") == true } })
         let status = track.stop()
         #expect(status == 0)
         let rows = trackCSVRows(track.stdout)
         #expect(rowsBefore < 67)
-        #expect(rows.prefix(rowsBefore).allSatisfy { $0["lat"]?.hasPrefix("-27.2") == true })
-        #expect(rows.dropFirst(rowsBefore).contains { $0["lat"] == "48.2208" && $0["lon"] == "8.421881667" })
+        #expect(rows.prefix(rowsBefore).allSatisfy { $0["lat_deg"]?.hasPrefix("-27.2") == true })
+        #expect(rows.dropFirst(rowsBefore).contains { $0["lat_deg"] == "48.2208" && $0["lon_deg"] == "8.42188167" })
         let errors = track.stderr
         if let lost = errors.range(of: "lost the connection") {
             #expect(errors[lost.upperBound...].contains("connected to gpsd at 127.0.0.1:\(port)"))
@@ -197,10 +198,11 @@ struct GpsdIntegrationTests {
         let result = try runLodestone(["where", "--gpsd", "127.0.0.1:\(port)", "--accuracy", "12", "--json", "--timeout", "30"], timeout: 40)
         #expect(result.status == 0, "\(result.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        #expect(object?["lat"] as? Double == 48.2208)
-        #expect(object?["lon"] as? Double == 8.421881667)
-        #expect(object?["eph_m"] as? Double == 11.4)
-        #expect(object?["mode"] as? Int == 3)
+        let fix = object?["fix"] as? [String: Any]
+        #expect(fix?["lat_deg"] as? Double == 48.2208)
+        #expect(fix?["lon_deg"] as? Double == 8.42188167)
+        #expect(fix?["eph_m"] as? Double == 11.4)
+        #expect(fix?["gnss_mode"] as? String == "3d")
     }
 
     @Test func whereSaysTheFixesWereTooPoor() throws {

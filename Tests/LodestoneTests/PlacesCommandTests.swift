@@ -14,11 +14,12 @@ struct PlacesCommandTests {
         }
         #expect(objects.count == 3)
         let first = try #require(objects.first)
-        #expect(Set(first.keys) == ["name", "name_zh", "region", "country", "country_name", "time_zone", "population",
-                                    "lat", "lon", "distance_m", "direction_deg"])
+        #expect(Set(first.keys) == ["name", "ascii_name", "name_zh", "region", "country", "country_name", "time_zone",
+                                    "population", "lat_deg", "lon_deg", "radius_m", "distance_m", "direction_deg",
+                                    "matched_name", "match"])
         #expect(first["name"] as? String == "The Rocks" && first["country"] as? String == "AU")
         #expect(first["region"] as? String == "New South Wales" && first["time_zone"] as? String == "Australia/Sydney")
-        let lat = try #require(first["lat"] as? Double), lon = try #require(first["lon"] as? Double)
+        let lat = try #require(first["lat_deg"] as? Double), lon = try #require(first["lon_deg"] as? Double)
         let check = vincentyInverse(lat, lon, -33.8568, 151.2153)
         #expect(abs(try #require(first["distance_m"] as? Double) - check.distance) < 0.001)
         #expect(abs(remainder(try #require(first["direction_deg"] as? Double) - check.azimuth, 360)) < 1e-6)
@@ -40,7 +41,8 @@ struct PlacesCommandTests {
                 "\(zh.stdout)")
         let json = try runLodestone(["where", "--simulate", "--location", "52.52,5.07", "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        let lat = try #require(object["lat"] as? Double), lon = try #require(object["lon"] as? Double)
+        let fix = try #require(object["fix"] as? [String: Any])
+        let lat = try #require(fix["lat_deg"] as? Double), lon = try #require(fix["lon_deg"] as? Double)
         #expect(abs(lat - 52.52) < 0.01 && abs(lon - 5.07) < 0.01, "the simulated receiver starts at --location")
         #expect((object["near"] as? [String: Any])?["name"] as? String == "Edam")
     }
@@ -106,7 +108,7 @@ struct PlacesGpsdTests {
     @Test func gotoCSVFollowsEveryFix() throws {
         let run = try replay("nl2008u.log", ["goto", "48.2208,8.421881667", "--radius", "20", "--format", "csv"])
         let lines = run.output.split(separator: "\n").map(String.init)
-        #expect(lines.first == "time,lat,lon,distance_m,bearing_deg,relative_bearing_deg,vmg_mps,eta_s,xte_m")
+        #expect(lines.first == "time,lat_deg,lon_deg,distance_m,bearing_deg,relative_bearing_deg,vmg_mps,eta_s,xte_m,arrived")
         let rows = trackCSVRows(run.output)
         #expect(rows.count == (try distinctFixTimes(chk: "nl2008u.log.chk")), "\(run.errors)")
         let reference = referenceEpochs(run.fake.referenceLines())

@@ -12,7 +12,7 @@ struct RegionsHooksTests {
                                  timeout: 40)
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
-        #expect(lines.first == "time,region,event,lat,lon,distance_m")
+        #expect(lines.first == "time,region,event,lat_deg,lon_deg,distance_m")
         #expect(!r.stdout.contains("X-"), "a hook's output is in the data stream: \(r.stdout)")
         let events = lines.filter { $0.contains(",enter,") || $0.contains(",exit,") }
         try #require(!events.isEmpty, "the walk crossed no ring, nothing to check: \(r.stdout)")

@@ -127,7 +127,7 @@ struct ServeIntegrationTests {
         #expect(regionEvents.count == 1, "\(regionEvents)")
         let event = try JSONValue.parse(String(regionEvents.first?.dropFirst("lodestone/region ".count) ?? ""))
         #expect(event["region"]?.string == "here" && event["event"]?.string == "inside", "\(regionEvents)")
-        #expect(event["lat"]?.double != nil && event["distance_m"]?.double != nil)
+        #expect(event["lat_deg"]?.double != nil && event["distance_m"]?.double != nil)
         let state = try mosquittoSubscriber(port: brokerPort, topic: "lodestone/region/+", extra: ["-C", "1", "-W", "10"])
         _ = state.stop(timeout: 12, signal: 0)
         #expect(state.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "lodestone/region/here inside")

@@ -98,7 +98,7 @@ struct DocumentationTests {
         #expect(script.contains("'--out') compopt -o filenames"))
         #expect(script.contains("'--mode') mapfile -t COMPREPLY < <(compgen -W 'a b' -- \"$cur\"); return 0 ;;"))
         #expect(script.contains("'--tag')  return 0 ;;"))
-        #expect(script.contains("positional='bash zsh'"))
+        #expect(script.contains("positional=('words:bash zsh')"))
         #expect(script.hasSuffix("complete -F _demo demo\n"))
     }
 

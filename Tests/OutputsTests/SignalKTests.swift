@@ -47,7 +47,7 @@ struct SignalKTests {
         #expect(value >= 0 && value < 2 * Double.pi)
     }
 
-    @Test("JSON heading object: units in the keys, unknowns left out, the fix nested")
+    @Test("JSON heading object: units in the keys, unknowns null with the key present, the fix nested")
     func headingJSON() throws {
         let fix = FixReport(wall: 1_795_000_001, mode: "3d", latitude: -33.87, longitude: 151.21, speed: 2.5)
         let o = try JSONValue.parse(ReportJSON.heading(Self.full(), fix: fix).serialized())
@@ -65,6 +65,9 @@ struct SignalKTests {
         #expect(o["fix"]?["lat_deg"]?.double == -33.87)
         #expect(o["fix"]?["gnss_mode"]?.string == "3d")
         let bare = try JSONValue.parse(ReportJSON.heading(HeadingReport(wall: 0, monotonic: 0, magneticHeading: 1)).serialized())
-        #expect(bare["heading_true_deg"] == nil && bare["fix"] == nil && bare["roll_deg"] == nil)
+        // Every key is present; what is unknown is null.
+        #expect(bare["heading_true_deg"] == .null && bare["fix"] == .null && bare["roll_deg"] == .null && bare["refine"] == .null)
+        guard case .object(let full) = o, case .object(let empty) = bare else { Issue.record("not objects"); return }
+        #expect(full.map(\.0) == empty.map(\.0), "one kind, one set of keys")
     }
 }

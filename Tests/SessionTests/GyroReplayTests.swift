@@ -38,7 +38,7 @@ struct GyroReplayTests {
         var errors: [Double] = []
         for row in rows {
             guard let t = row["t"], let truth = truth[t], truth.moving, abs(truth.pitch) <= 60, truth.heading.isFinite,
-                  let heading = row["heading_magnetic_deg"].flatMap(Double.init) else { continue }
+                  let heading = row["heading_mag_deg"].flatMap(Double.init) else { continue }
             errors.append(abs((heading - truth.heading + 540).truncatingRemainder(dividingBy: 360) - 180))
         }
         return (errors, rows)
@@ -184,7 +184,7 @@ struct NoGyroReplayTests {
             func value(_ key: String) -> Double? { cells[key].flatMap(Double.init) }
             guard cells["movement"] == "1", let truth = value("heading_deg"), truth.isFinite,
                   let pitch = value("pitch_deg"), abs(pitch) <= 60,
-                  let heading = row["heading_magnetic_deg"].flatMap(Double.init),
+                  let heading = row["heading_mag_deg"].flatMap(Double.init),
                   let x = value("x"), let y = value("y"), let z = value("z"),
                   let ax = value("ax"), let ay = value("ay"), let az = value("az") else { continue }
             // Unfiltered: the accelerometer's own tilt this sample, the field levelled by it (as the

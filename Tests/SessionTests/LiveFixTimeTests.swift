@@ -1,6 +1,7 @@
 import Foundation
 import GNSS
 import HeadingLog
+import Outputs
 import Platform
 import Sensors
 @testable import Session
@@ -66,7 +67,7 @@ struct LiveFixTimeTests {
         #expect(run.rows.allSatisfy { abs($0.time - Self.wallAtZero) < 10 })
         let current = try #require(run.live.currentFix()?.time)
         #expect(abs(current - Self.wallAtZero) < 10, "the untrusted time is not passed on: \(current)")
-        #expect(ServeSession.fixReport(run.live.currentFix()!, wall: 0).wall == current)
+        #expect(FixReport(run.live.currentFix()!, wall: 0).wall == current)
         // The dashboard says it in its report lines (the piped commands on stderr).
         let state = WatchView(live: run.live).state(settings: DashboardSettings())
         #expect(state.reports.contains { $0.contains("30 years behind") }, "\(state.reports)")

@@ -21,7 +21,7 @@ struct TrackSessionTests {
             let total = try #require(object["total_m"]?.double, "\(line)")
             #expect(total >= previousTotal)
             previousTotal = total
-            #expect(object["lat"]?.double != nil && object["lon"]?.double != nil)
+            #expect(object["lat_deg"]?.double != nil && object["lon_deg"]?.double != nil)
         }
         #expect(h.clock.now() < 4, "three fixes at 1 Hz: \(h.clock.now())")
     }
@@ -31,9 +31,9 @@ struct TrackSessionTests {
         let h = try SessionHarness("track-csv")
         _ = try TrackSession.run(TrackRequest(source: .simulated, format: .csv, count: 3), runtime: h.runtime("track"))
         let lines = h.output.lines
-        #expect(lines.first == "time,lat,lon,distance_m,bearing_deg,bearing,total_m,speed_mps,course_deg,stationary,eph_m,mode")
+        #expect(lines.first == "time,gnss_mode,lat_deg,lon_deg,alt_m,speed_mps,course_deg,eph_m,fix_distance_m,fix_bearing_deg,fix_direction,total_m,stationary")
         #expect(lines.count == 4)
-        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 12 })
+        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 13 })
     }
 
     @Test("Chinese text until SIGTERM")
@@ -55,13 +55,13 @@ struct TrackSessionTests {
         let j = try SessionHarness("where-json")
         _ = try WhereQuery(source: .simulated, timeout: 5, json: true).run(runtime: j.runtime("where"))
         let object = try JSONValue.parse(j.output.text.trimmingCharacters(in: .newlines))
-        #expect(object["lat"]?.double.map { abs($0 + 33.87) < 0.01 } == true, "\(j.output.text)")
+        #expect(object["fix"]?["lat_deg"]?.double.map { abs($0 + 33.87) < 0.01 } == true, "\(j.output.text)")
     }
 
     @Test("where: a fix that is never good enough times out with what was seen, exit 69")
     func whereTooPoor() throws {
         let h = try SessionHarness("where-poor")
-        #expect(throws: WhereFailure.self) {
+        #expect(throws: NoFixFailure.self) {
             try WhereQuery(source: .simulated, timeout: 3, maximumHorizontalError: 0.5).run(runtime: h.runtime("where"))
         }
         #expect(h.clock.now() >= 3 && h.clock.now() < 3.2, "gave up at the timeout: \(h.clock.now())")

@@ -6,7 +6,7 @@ public let logHeaderV1 = "time,monotonic_s,raw_x_uT,raw_y_uT,raw_z_uT,cal_x_uT,c
     + "gnss_mode,lat_deg,lon_deg,alt_m,speed_mps,course_deg,eph_m,fix_distance_m,fix_bearing_deg"
 
 /// The v1 header a new log gets: the first release's columns, then the raw inertial ones appended.
-public let logHeader = logHeaderV1 + ",acc_x_g,acc_y_g,acc_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps"
+public let logHeader = logHeaderV1 + ",acc_x_g,acc_y_g,acc_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,roll_accuracy_deg,pitch_accuracy_deg"
 
 /// What a log file looks like when checked against the rules every log must keep.
 public struct LogCheck {
@@ -33,7 +33,7 @@ public struct LogCheck {
         for (i, line) in lines.enumerated().dropFirst() {
             if line == logHeader { problems.append("line \(i + 1): a second header"); continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 33 else { problems.append("line \(i + 1): \(fields.count) fields: \(line)"); continue }
+            guard fields.count == 35 else { problems.append("line \(i + 1): \(fields.count) fields: \(line)"); continue }
             guard fields[0].count == 24, fields[0].hasSuffix("Z") else { problems.append("line \(i + 1): time \(fields[0])"); continue }
             if fields[0] < previousTime { problems.append("line \(i + 1): time goes back \(previousTime) → \(fields[0])") }
             previousTime = fields[0]

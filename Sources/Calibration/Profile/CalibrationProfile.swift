@@ -120,8 +120,7 @@ public struct DeviationCard: Sendable, Hashable {
     public func correction(atHeading heading: Double) -> Double {
         guard !corrections.isEmpty, heading.isFinite else { return 0 }
         let n = Double(corrections.count)
-        var h = heading.truncatingRemainder(dividingBy: 360)
-        if h < 0 { h += 360 }
+        let h = wrap360(heading)
         let position = h / 360 * n
         let i = Int(position) % corrections.count
         let j = (i + 1) % corrections.count

@@ -348,7 +348,7 @@ public struct HardIronRefiner: Sendable {
     static func directionSpread(_ blocks: [RefinerBlock], offset: Vector3, softIron: Matrix3) -> Double {
         let units = blocks.compactMap { (softIron * ($0.field - offset)).normalized }
         guard units.count >= 3 else { return 0 }
-        let mean = units.reduce(Vector3.zero, +) / Double(units.count)
+        let mean = Linear.mean(units) ?? .zero
         var c = Matrix3(rows: .zero, .zero, .zero)
         for u in units {
             let d = u - mean
@@ -379,9 +379,7 @@ public struct HardIronRefiner: Sendable {
     static func headingSpan(_ blocks: [RefinerBlock], weights: [Double]) -> Double {
         var bins = [Bool](repeating: false, count: 72)
         for (b, w) in zip(blocks, weights) where w > 0.5 {
-            var h = b.heading.truncatingRemainder(dividingBy: 360)
-            if h < 0 { h += 360 }
-            bins[min(71, Int(h / 5))] = true
+            bins[min(71, Int(wrap360(b.heading) / 5))] = true
         }
         guard bins.contains(true) else { return 0 }
         var largestGap = 0, gap = 0

@@ -1,4 +1,5 @@
 import Glibc
+import Linear
 
 /// Angle arithmetic in degrees that keeps exact values exact.
 ///
@@ -147,16 +148,4 @@ enum AngleMath {
 /// normalizeDegrees(725)      // 5
 /// normalizeDegrees(-1e-20)   // 0
 /// ```
-public func normalizeDegrees(_ degrees: Double) -> Double {
-    // Fast paths for the common ranges; they give the same result as the general one.
-    if degrees >= 0 && degrees < 360 { return degrees + 0 }  // + 0 turns −0 into +0
-    if degrees < 0 && degrees >= -360 {
-        let r = degrees + 360
-        return r >= 360 ? 0 : r + 0
-    }
-    guard degrees.isFinite else { return 0 }
-    var r = degrees.truncatingRemainder(dividingBy: 360)  // exact, |r| < 360
-    if r < 0 { r += 360 }
-    if r >= 360 { r = 0 }
-    return r + 0  // turn −0 into +0
-}
+public func normalizeDegrees(_ degrees: Double) -> Double { wrap360(degrees) }

@@ -3,53 +3,22 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Linear
 
 // Small angle and filter helpers shared by the Heading stages (internal: other modules have their own).
 
-/// An angle in degrees normalised to [0, 360). Non-finite input gives 0 (callers reject it earlier).
+/// An angle in degrees normalised to [0, 360): `Linear.wrap360`.
 @inline(__always)
-func normalizeDegrees(_ angle: Double) -> Double {
-    guard angle.isFinite else { return 0 }
-    var a = angle
-    if a < 0 || a >= 360 {
-        if a >= -360 && a < 720 {
-            a += a < 0 ? 360 : -360
-        } else {
-            a = a.truncatingRemainder(dividingBy: 360)
-            if a < 0 { a += 360 }
-        }
-        if a >= 360 { a -= 360 }  // −1e-17 + 360 rounds up to 360
-    }
-    return a
-}
+func normalizeDegrees(_ angle: Double) -> Double { wrap360(angle) }
 
-/// The smallest signed difference a − b of two angles in degrees, in (−180, 180].
-/// (Same as `Linear.angleDifference`, kept inline for the per-sample path.)
+/// The smallest signed difference a − b of two angles in degrees, in (−180, 180]: `Linear.angleDifference`.
 @inline(__always)
-func signedDifference(_ a: Double, _ b: Double) -> Double {
-    var d = a - b
-    if d > 180 || d <= -180 {
-        d = d.truncatingRemainder(dividingBy: 360)
-        if d <= -180 { d += 360 }
-        if d > 180 { d -= 360 }
-    }
-    return d
-}
+func signedDifference(_ a: Double, _ b: Double) -> Double { angleDifference(a, b) }
 
-/// The weight α of a new sample in a first-order low-pass with time constant `tau` after `dt` seconds:
-/// α = 1 − exp(−dt/τ). Exact for any sample interval, so irregular timestamps need no special care.
-/// dt ≤ 0 (or NaN) gives 0 (no update); τ ≤ 0 gives 1 (no smoothing).
+/// The weight α of a new sample in a first-order low-pass: `Linear.lowPassGain(dt:tau:)` (τ ≤ 0
+/// gives 1, else dt ≤ 0 gives 0).
 @inline(__always)
-func smoothingFactor(dt: Double, tau: Double) -> Double {
-    guard dt > 0 else { return 0 }
-    guard tau > 0 else { return 1 }
-    let x = dt / tau
-    if x < 0.125 {
-        // 1 − e^(−x) by its series; the first omitted term is below 1e-9 of the result here.
-        return x * (1 - x * (0.5 - x * (1.0 / 6 - x * (1.0 / 24 - x * (1.0 / 120 - x * (1.0 / 720))))))
-    }
-    return -expm1(-x)
-}
+func smoothingFactor(dt: Double, tau: Double) -> Double { lowPassGain(dt: dt, tau: tau) }
 
 /// atan(r) in degrees for r ≥ 0, by its series when small (the per-sample accuracy terms are).
 @inline(__always)
@@ -104,8 +73,8 @@ func adaptiveTimeConstant(slow: Double, fast: Double, squaredRatio: Double) -> D
     return t.isFinite ? t : fast
 }
 
-@inline(__always) func rad(_ degrees: Double) -> Double { degrees * (Double.pi / 180) }
-@inline(__always) func deg(_ radians: Double) -> Double { radians * (180 / Double.pi) }
+@inline(__always) func rad(_ degrees: Double) -> Double { radians(degrees) }
+@inline(__always) func deg(_ radians: Double) -> Double { degrees(radians) }
 
 /// `smoothingFactor(dt:tau:)` remembered across samples: with a steady sample rate the interval
 /// hardly changes, so the exponential is recomputed only when τ changes or dt moves by more than 1 ppm.

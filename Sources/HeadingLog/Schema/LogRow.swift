@@ -64,6 +64,9 @@ public struct LogRow: Sendable, Equatable {
     public var acceleration: Vector3?
     /// Rotation rate measured by the gyroscope in body axes, °/s, bias not removed.
     public var rotationRate: Vector3?
+    /// Roll and pitch accuracy (1σ-like), degrees; nil when unknown.
+    public var rollAccuracy: Double?
+    public var pitchAccuracy: Double?
 
     public init(time: Double, monotonic: Double, rawField: Vector3? = nil, calibratedField: Vector3? = nil,
                 fieldStrength: Double? = nil, roll: Double? = nil, pitch: Double? = nil,
@@ -72,7 +75,10 @@ public struct LogRow: Sendable, Equatable {
                 flags: [String] = [], gnssMode: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
                 altitude: Double? = nil, speed: Double? = nil, course: Double? = nil,
                 horizontalError: Double? = nil, fixDistance: Double? = nil, fixBearing: Double? = nil,
-                acceleration: Vector3? = nil, rotationRate: Vector3? = nil) {
+                acceleration: Vector3? = nil, rotationRate: Vector3? = nil,
+                rollAccuracy: Double? = nil, pitchAccuracy: Double? = nil) {
+        self.rollAccuracy = rollAccuracy
+        self.pitchAccuracy = pitchAccuracy
         self.time = time
         self.monotonic = monotonic
         self.rawField = rawField

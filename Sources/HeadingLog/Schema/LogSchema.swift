@@ -111,11 +111,21 @@ public enum LogSchema {
         Column("gyro_x_dps", "°/s", .vectorComponent(\.rotationRate, axis: 0, decimals: 4), "rotation rate about body x, bias not removed; empty without a gyroscope"),
         Column("gyro_y_dps", "°/s", .vectorComponent(\.rotationRate, axis: 1, decimals: 4), "rotation rate about body y, bias not removed"),
         Column("gyro_z_dps", "°/s", .vectorComponent(\.rotationRate, axis: 2, decimals: 4), "rotation rate about body z (positive turning to starboard), bias not removed"),
+        // Appended later still: the attitude's accuracy beside the heading's (accuracy_deg).
+        Column("roll_accuracy_deg", "°", .number(\.rollAccuracy, decimals: 2), "estimated roll accuracy (1σ-like); empty when unknown"),
+        Column("pitch_accuracy_deg", "°", .number(\.pitchAccuracy, decimals: 2), "estimated pitch accuracy (1σ-like); empty when unknown"),
     ]
 
     /// Columns in files written before the inertial columns were appended: such files are still
     /// read, and appended to in their own layout.
     public static let firstReleaseColumnCount = 27
+
+    /// Columns in files written before the attitude's accuracy was appended (the inertial ones
+    /// included): read, and appended to in their own layout, as the first release's.
+    public static let inertialReleaseColumnCount = 33
+
+    /// Every earlier layout still read and appended to, newest first.
+    public static let earlierColumnCounts = [inertialReleaseColumnCount, firstReleaseColumnCount]
 
     /// The header line of the first `count` columns (without its line end).
     public static func header(columns count: Int) -> String {
@@ -170,7 +180,7 @@ public enum LogSchema {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }   // a UTF-8 BOM from a spreadsheet
         let own = Array(header.utf8)
         if bytes == own { return .exact }
-        for known in [columns.count, firstReleaseColumnCount] {
+        for known in [columns.count] + earlierColumnCounts {
             let prefix = known == columns.count ? own : Array(header(columns: known).utf8)
             guard bytes.starts(with: prefix) else { continue }
             if bytes.count == prefix.count { return .extended(knownColumns: known, fieldCount: known) }

@@ -1,3 +1,5 @@
+import Linear
+
 /// One heading update as the output formats see it: plain values in degrees, with the unknowns as
 /// nil. Session maps the pipeline's `HeadingEstimate` onto it; tests and tools build it by hand.
 ///
@@ -105,11 +107,12 @@ public struct RefinementSummary: Sendable, Equatable {
 public struct FixReport: Sendable, Equatable {
     /// Wall-clock time of the fix (the receiver's, else when it arrived), Unix seconds.
     public var wall: Double
-    /// "2d", "3d" or "no_fix".
+    /// "2d", "3d" or "no_fix" (`FixReport.modeLabel`, the log's `gnss_mode`).
     public var mode: String
     public var latitude: Double?
     public var longitude: Double?
-    /// Altitude, metres.
+    /// Altitude above mean sea level, metres (the one altitude rule: the receiver's MSL altitude
+    /// only, never the ellipsoid height in its place, as the log's `alt_m`).
     public var altitude: Double?
     /// Speed over ground, m/s.
     public var speed: Double?
@@ -131,12 +134,8 @@ public struct FixReport: Sendable, Equatable {
     }
 }
 
-/// An angle in degrees brought into [0, 360).
-func wrapDegrees(_ angle: Double) -> Double {
-    let r = angle.truncatingRemainder(dividingBy: 360)
-    let w = r < 0 ? r + 360 : r
-    return w >= 360 ? 0 : w
-}
+/// An angle in degrees brought into [0, 360): `Linear.wrap360`.
+func wrapDegrees(_ angle: Double) -> Double { wrap360(angle) }
 
 /// A region event (`--region`): entering or leaving a place, as `serve` publishes it and `regions
 /// --format json` prints it.

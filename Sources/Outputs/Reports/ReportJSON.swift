@@ -1,83 +1,218 @@
 import JSON
 import Platform
 
-/// The JSON objects Lodestone publishes (`serve --json`, `watch --json`, MQTT payloads): units in the
-/// key names as in the CSV log, unknown values left out, never NaN.
+/// The one vocabulary of Lodestone's outputs: every JSON object and CSV column of every command
+/// names a quantity as the CSV log does (units in the names: `lat_deg`, `alt_m`, `speed_mps`,
+/// `heading_mag_deg`), gives the fix mode as the log does (`gnss_mode`: "2d", "3d", "no_fix"),
+/// times under `time` as ISO 8601 UTC, altitude as `alt_m` above mean sea level only, and an
+/// unknown value as `null` with its key present, so every object of one kind has the same keys.
+/// The JSON Schemas in `schema/` describe each kind; the key lists here are what they check.
 ///
 /// ```swift
 /// ReportJSON.heading(report).serialized()
-/// // {"time":"2026-11-18T08:53:20.000Z","monotonic_s":12.5,"heading_mag_deg":123.4,…,"flags":[]}
+/// // {"time":"2026-11-18T08:53:20.000Z","monotonic_s":12.5,"heading_mag_deg":123.4,…,"fix":null}
 /// ```
 public enum ReportJSON {
-    /// A heading update, with the current GNSS fix under "fix" when one is given.
+    /// A heading update (`watch --json`, `serve --json`, MQTT `heading`), with the current fix under
+    /// "fix" (null without one).
     public static func heading(_ r: HeadingReport, fix: FixReport? = nil) -> JSONValue {
-        var o: [(String, JSONValue)] = [("time", .string(ISO8601.format(r.wall))), ("monotonic_s", number(r.monotonic, 6))]
-        o.append(("heading_mag_deg", number(wrapDegrees(r.magneticHeading), 3)))
-        add(&o, "heading_true_deg", r.trueHeading.map(wrapDegrees), 3)
-        add(&o, "heading_compass_deg", r.deviation == nil ? nil : r.compassHeading.map(wrapDegrees), 3)
-        add(&o, "deviation_deg", r.deviation, 3)
-        add(&o, "declination_deg", r.variation, 3)
-        if let s = r.variationSource { o.append(("declination_source", .string(s))) }
-        add(&o, "accuracy_deg", r.accuracy, 2)
-        add(&o, "roll_accuracy_deg", r.rollAccuracy, 2)
-        add(&o, "pitch_accuracy_deg", r.pitchAccuracy, 2)
-        add(&o, "rate_of_turn_dps", r.rateOfTurn, 3)
-        add(&o, "roll_deg", r.roll, 3)
-        add(&o, "pitch_deg", r.pitch, 3)
-        add(&o, "field_uT", r.fieldStrength, 3)
-        o.append(("flags", .array(r.flags.map(JSONValue.string))))
-        if let refinement = r.refinement { o.append(("refine", Self.refinement(refinement))) }
-        if let fix { o.append(("fix", Self.fix(fix))) }
-        return .object(o)
+        var o = Fields()
+        o.time("time", r.wall)
+        o.number("monotonic_s", r.monotonic, 6)
+        o.number("heading_mag_deg", wrapDegrees(r.magneticHeading), 3)
+        o.number("heading_true_deg", r.trueHeading.map(wrapDegrees), 3)
+        o.number("heading_compass_deg", r.deviation == nil ? nil : r.compassHeading.map(wrapDegrees), 3)
+        o.number("deviation_deg", r.deviation, 3)
+        o.number("declination_deg", r.variation, 3)
+        o.text("declination_source", r.variationSource)
+        o.number("accuracy_deg", r.accuracy, 2)
+        o.number("roll_accuracy_deg", r.rollAccuracy, 2)
+        o.number("pitch_accuracy_deg", r.pitchAccuracy, 2)
+        o.number("rate_of_turn_dps", r.rateOfTurn, 3)
+        o.number("roll_deg", r.roll, 3)
+        o.number("pitch_deg", r.pitch, 3)
+        o.number("field_uT", r.fieldStrength, 3)
+        o.value("flags", .array(r.flags.map(JSONValue.string)))
+        o.value("refine", r.refinement.map(refinement))
+        o.value("fix", fix.map(Self.fix))
+        return o.json
     }
 
     /// The background refinement: its state, the offset's change from the profile and its magnitude,
     /// the 1σ (once converged) and the refined offset (with a profile).
     public static func refinement(_ r: RefinementSummary) -> JSONValue {
-        var o: [(String, JSONValue)] = [("state", .string(r.state))]
-        if r.change.allSatisfy(\.isFinite) { o.append(("change_uT", .array(r.change.map { number($0, 3) }))) }
-        add(&o, "change_magnitude_uT", r.changeMagnitude, 3)
-        add(&o, "sigma_uT", r.sigma, 3)
-        if let offset = r.offset, offset.allSatisfy(\.isFinite) { o.append(("offset_uT", .array(offset.map { number($0, 3) }))) }
-        add(&o, "soft_iron_percent", r.softIronPercent, 2)
-        return .object(o)
+        var o = Fields()
+        o.text("state", r.state)
+        o.value("change_uT", r.change.allSatisfy(\.isFinite) ? .array(r.change.map { number($0, 3) }) : nil)
+        o.number("change_magnitude_uT", r.changeMagnitude, 3)
+        o.number("sigma_uT", r.sigma, 3)
+        o.value("offset_uT", r.offset.flatMap { v in v.allSatisfy(\.isFinite) ? .array(v.map { number($0, 3) }) : nil })
+        o.number("soft_iron_percent", r.softIronPercent, 2)
+        return o.json
     }
 
-    /// A GNSS fix.
-    public static func fix(_ f: FixReport) -> JSONValue {
-        var o: [(String, JSONValue)] = [("time", .string(ISO8601.format(f.wall))), ("gnss_mode", .string(f.mode))]
-        add(&o, "lat_deg", f.latitude, 8)
-        add(&o, "lon_deg", f.longitude, 8)
-        add(&o, "alt_m", f.altitude, 3)
-        add(&o, "speed_mps", f.speed, 3)
-        add(&o, "course_deg", f.course, 3)
-        add(&o, "eph_m", f.horizontalError, 3)
-        return .object(o)
+    /// The keys of a fix, in order: the log's GNSS columns.
+    public static let fixKeys = ["time", "gnss_mode", "lat_deg", "lon_deg", "alt_m", "speed_mps", "course_deg", "eph_m"]
+
+    /// A GNSS fix (MQTT `fix`, the heading update's "fix", `where`'s "fix").
+    public static func fix(_ f: FixReport) -> JSONValue { .object(fixFields(f).fields) }
+
+    private static func fixFields(_ f: FixReport) -> Fields {
+        var o = Fields()
+        o.time("time", f.wall)
+        o.text("gnss_mode", f.mode)
+        o.number("lat_deg", f.latitude, 8)
+        o.number("lon_deg", f.longitude, 8)
+        o.number("alt_m", f.altitude, 3)
+        o.number("speed_mps", f.speed, 3)
+        o.number("course_deg", f.course.map(wrapDegrees), 3)
+        o.number("eph_m", f.horizontalError, 3)
+        return o
     }
 
     /// An event: `{"time":…,"event":"started","message":…}`.
     public static func event(_ name: String, message: String, wall: Double) -> JSONValue {
-        .object([("time", .string(ISO8601.format(wall))), ("event", .string(name)), ("message", .string(message))])
+        var o = Fields()
+        o.time("time", wall)
+        o.text("event", name)
+        o.text("message", message)
+        return o.json
     }
 
-    /// A region event, with the same keys as `regions --format json`:
-    /// `{"time":…,"region":"home","event":"enter","lat":…,"lon":…,"distance_m":…}` (time null when
-    /// the receiver gave none).
+    /// The keys of a region event, in order (also `regions --format csv`'s columns).
+    public static let regionKeys = ["time", "region", "event", "lat_deg", "lon_deg", "distance_m"]
+
+    /// A region event (`regions --format json`, `serve`'s region events).
     public static func region(_ r: RegionReport) -> JSONValue {
-        var o: [(String, JSONValue)] = [("time", r.wall.map { .string(ISO8601.format($0)) } ?? .null),
-                                        ("region", .string(r.region)), ("event", .string(r.event))]
-        add(&o, "lat", r.latitude, 8)
-        add(&o, "lon", r.longitude, 8)
-        add(&o, "distance_m", r.distance, 3)
-        return .object(o)
+        var o = Fields()
+        o.time("time", r.wall)
+        o.text("region", r.region)
+        o.text("event", r.event)
+        o.number("lat_deg", r.latitude, 8)
+        o.number("lon_deg", r.longitude, 8)
+        o.number("distance_m", r.distance, 3)
+        return o.json
     }
 
-    private static func add(_ o: inout [(String, JSONValue)], _ key: String, _ value: Double?, _ decimals: Int) {
-        if let v = value, v.isFinite { o.append((key, number(v, decimals))) }
+    /// The keys of a movement report, in order (also `track --format csv`'s columns).
+    public static let movementKeys = fixKeys + ["fix_distance_m", "fix_bearing_deg", "fix_direction", "total_m", "stationary"]
+
+    /// A movement report (`track --format json`): the fix's keys, then the leg's and the total.
+    public static func movement(_ m: MovementRecord) -> JSONValue {
+        var o = fixFields(m.fix)
+        o.number("fix_distance_m", m.legDistance, 3)
+        o.number("fix_bearing_deg", m.legBearing.map(wrapDegrees), 3)
+        o.text("fix_direction", m.legDirection)
+        o.number("total_m", m.total, 3)
+        o.value("stationary", m.stationary.map(JSONValue.bool))
+        return o.json
+    }
+
+    /// The keys of a place, in order.
+    public static let placeKeys = ["name", "ascii_name", "name_zh", "region", "country", "country_name", "time_zone",
+                                   "population", "lat_deg", "lon_deg", "radius_m", "distance_m", "direction_deg",
+                                   "matched_name", "match"]
+
+    /// A place (`places near|find|list --json`, `where`'s near and town).
+    public static func place(_ p: PlaceRecord) -> JSONValue {
+        var o = Fields()
+        o.text("name", p.name)
+        o.text("ascii_name", p.asciiName)
+        o.text("name_zh", p.chineseName)
+        o.text("region", p.region)
+        o.text("country", p.country)
+        o.text("country_name", p.countryName)
+        o.text("time_zone", p.timeZone)
+        o.value("population", p.population.map { .number(Double($0)) })
+        o.number("lat_deg", p.latitude, 8)
+        o.number("lon_deg", p.longitude, 8)
+        o.number("radius_m", p.radius, 3)
+        o.number("distance_m", p.distance, 3)
+        o.number("direction_deg", p.direction.map(wrapDegrees), 6)
+        o.text("matched_name", p.matchedName)
+        o.text("match", p.match)
+        return o.json
+    }
+
+    /// The keys of a `goto` report, in order (also `goto --format csv`'s columns).
+    public static let guidanceKeys = ["time", "lat_deg", "lon_deg", "distance_m", "bearing_deg", "relative_bearing_deg",
+                                      "vmg_mps", "eta_s", "xte_m", "arrived"]
+
+    /// A `goto` report.
+    public static func guidance(_ g: GuidanceRecord) -> JSONValue {
+        var o = Fields()
+        o.time("time", g.wall)
+        o.number("lat_deg", g.latitude, 8)
+        o.number("lon_deg", g.longitude, 8)
+        o.number("distance_m", g.distance, 3)
+        o.number("bearing_deg", g.bearing.map(wrapDegrees), 6)
+        o.number("relative_bearing_deg", g.relativeBearing, 3)
+        o.number("vmg_mps", g.speedMadeGood, 3)
+        o.number("eta_s", g.timeToGo, 1)
+        o.number("xte_m", g.crossTrackError, 3)
+        o.value("arrived", .bool(g.arrived))
+        return o.json
+    }
+
+    /// `where --json`: the fix, the receiver, the nearest place and the town beside it, and the
+    /// local time at the fix (ISO 8601 with the zone's offset; null without the zone's rules).
+    public static func position(fix: FixReport, device: String?, near: PlaceRecord?, town: PlaceRecord?,
+                                localTime: String?) -> JSONValue {
+        var o = Fields()
+        o.value("fix", Self.fix(fix))
+        o.text("device", device)
+        o.value("near", near.map(place))
+        o.value("town", town.map(place))
+        o.text("local_time", localTime)
+        return o.json
+    }
+
+    /// An object's fields in order, every key present: an unknown (nil or not finite) value is null.
+    public struct Fields {
+        public private(set) var fields: [(String, JSONValue)] = []
+        public init() {}
+        /// A number rounded to `decimals` places (no "-0"), by the one formatter's rule.
+        public mutating func number(_ key: String, _ value: Double?, _ decimals: Int) {
+            fields.append((key, value.flatMap { $0.isFinite ? ReportJSON.number($0, decimals) : nil } ?? .null))
+        }
+        public mutating func text(_ key: String, _ value: String?) { fields.append((key, value.map(JSONValue.string) ?? .null)) }
+        /// A Unix time as ISO 8601 UTC with milliseconds.
+        public mutating func time(_ key: String, _ unixSeconds: Double?) {
+            fields.append((key, unixSeconds.flatMap { $0.isFinite ? .string(ISO8601.format($0)) : nil } ?? .null))
+        }
+        public mutating func value(_ key: String, _ value: JSONValue?) { fields.append((key, value ?? .null)) }
+        public var json: JSONValue { .object(fields) }
     }
 
     /// A number rounded to `decimals` places (no "-0"), by the one formatter's rule.
-    private static func number(_ v: Double, _ decimals: Int) -> JSONValue {
+    public static func number(_ v: Double, _ decimals: Int) -> JSONValue {
         .number(roundedToDecimals(v, decimals))
+    }
+}
+
+/// The CSV forms of the record kinds, with the JSON's key names as the columns: empty fields for
+/// unknown values, numbers at the same resolution.
+public enum ReportCSV {
+    /// The header line (with its newline) of a record kind's keys.
+    public static func header(_ keys: [String]) -> String { keys.joined(separator: ",") + "\n" }
+
+    /// One row (with its newline) of a record as JSON: its values in key order.
+    public static func row(_ record: JSONValue) -> String {
+        guard case .object(let fields) = record else { return "\n" }
+        return fields.map { field($0.1) }.joined(separator: ",") + "\n"
+    }
+
+    private static func field(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return ""
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let n): return plain(n)
+        case .string(let s):
+            guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+            var quoted = "\""
+            for c in s { quoted += c == "\"" ? "\"\"" : String(c) }
+            return quoted + "\""
+        default: return ""
+        }
     }
 }

@@ -89,7 +89,7 @@ func averageStillAcceleration(reader: MagnetometerReader, sensor: CalibrationSen
         }
     }
     guard values.count >= 3 else { return nil }
-    let mean = values.reduce(Vector3.zero, +) / Double(values.count)
+    let mean = Linear.mean(values) ?? .zero
     let spread = (values.reduce(0.0) { $0 + ($1 - mean).squaredNorm } / Double(values.count)).squareRoot()
     return spread < 0.03 ? mean : nil
 }

@@ -78,7 +78,7 @@ func runHeadingAlignment(profile: CalibrationProfile, sensor: CalibrationSensor,
     }
     let measured = Tilt.heading(ofLevelled: sum / Double(count))
     let offset = angleDifference(target.magnetic, measured)
-    out.write("measured " + fixed(measured, 1) + "° magnetic, landmark " + fixed(normalizedDegrees(target.magnetic), 1)
+    out.write("measured " + fixed(measured, 1) + "° magnetic, landmark " + fixed(wrap360(target.magnetic), 1)
               + "° magnetic (" + target.explanation + "): heading offset " + (offset >= 0 ? "+" : "") + fixed(offset, 1) + "°\n")
     return offset
 }
@@ -93,13 +93,9 @@ private func magneticBearing(_ parsed: ParsedBearing, place: ExpectedPlace?) -> 
             if parsed.reference == nil { return (parsed.degrees, "taken as magnetic: no --location for the declination") }
             return nil
         }
-        let magnetic = normalizedDegrees(parsed.degrees - place.declination)
+        let magnetic = wrap360(parsed.degrees - place.declination)
         return (magnetic, fixed(parsed.degrees, 1) + "° true − " + fixed(place.declination, 1) + "° declination")
     }
 }
 
-private func normalizedDegrees(_ d: Double) -> Double {
-    var h = d.truncatingRemainder(dividingBy: 360)
-    if h < 0 { h += 360 }
-    return h >= 360 ? 0 : h
-}
+

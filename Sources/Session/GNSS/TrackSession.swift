@@ -20,10 +20,14 @@ public struct TrackRequest: Sendable {
     public var count: Int?
     /// Units of the text format; nil: `GPSD_UNITS`, else metric.
     public var units: UnitSystem?
+    /// The longest wait for the first good fix, seconds (`--timeout`, exit 69); nil: no limit.
+    public var timeout: Double?
 
     public init(source: GNSSSourceChoice, format: TrackOutput.Format = .text, style: BearingStyle = .quadrant(decimals: 0),
                 language: Language = .en, distanceFilter: Double? = nil, maximumHorizontalError: Double? = nil,
-                minimumMode: FixMode = .twoD, duration: Double? = nil, count: Int? = nil, units: UnitSystem? = nil) {
+                minimumMode: FixMode = .twoD, duration: Double? = nil, count: Int? = nil, units: UnitSystem? = nil,
+                timeout: Double? = nil) {
+        self.timeout = timeout
         self.source = source
         self.format = format
         self.style = style
@@ -63,7 +67,7 @@ public enum TrackSession {
         let format: TrackOutput
         let output: BoundedOutput
         var tracker: MovementTracker
-        var progress = GNSSProgress()
+        var progress: GNSSProgress
         /// The rows' times: the system's when its clock is synchronised or the receiver's is not to be trusted.
         var times: FixTimes
         private var staleNoted = false
@@ -79,6 +83,7 @@ public enum TrackSession {
                                                         maximumHorizontalError: request.maximumHorizontalError),
                                       distanceFilter: request.distanceFilter)
             times = FixTimes(time: runtime.time)
+            progress = GNSSProgress(gate: tracker.gate, timeout: request.timeout)
         }
 
         var turnInterval: Double { 0.05 }
@@ -90,7 +95,7 @@ public enum TrackSession {
         func gnss(_ update: GNSSUpdate, outcomes: [FixOutcome], loop: LiveLoop) throws -> LiveStep {
             guard let source = loop.gnss else { return .finish }
             let now = loop.time.monotonic()
-            progress.observe(update, source: source, runtime: runtime)
+            progress.observe(update, now: now, source: source, runtime: runtime)
             for received in update.fixes {
                 staleNoted = false
                 // The tracker times the legs by the receiver's clock; the row is stamped by the one to trust.
@@ -116,6 +121,7 @@ public enum TrackSession {
 
         func turn(_ loop: LiveLoop, now: Double) throws -> LiveStep {
             output.flush()
+            if let source = loop.gnss { try progress.check(now: now, source: source, runtime: runtime) }
             losses.check(now: now, lost: output.dropped) { runtime.say("\(output.name) is not read fast enough: \($0) lines lost so far") }
             return output.failure == nil ? .proceed : .finish
         }

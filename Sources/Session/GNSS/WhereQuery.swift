@@ -2,6 +2,7 @@ import Geodesy
 import GNSS
 import JSON
 import Navigation
+import Outputs
 import Places
 import Platform
 
@@ -39,13 +40,13 @@ public struct WhereQuery: Sendable {
         let inbox = ControlInbox(runtime.events)
         let time = runtime.time
         let source = self.source.open(time: time)
-        var search = FixSearch(gate: QualityGate(minimumMode: minimumMode, maximumHorizontalError: maximumHorizontalError))
+        var progress = GNSSProgress(gate: QualityGate(minimumMode: minimumMode, maximumHorizontalError: maximumHorizontalError),
+                                    timeout: timeout, saysStates: false)
         source.start()
         defer { source.stop() }
-        let started = time.monotonic()
         while true {
             let now = time.monotonic()
-            if var fix = search.observe(source.take(now: now)) {
+            if var fix = progress.observe(source.take(now: now), now: now, source: source, runtime: runtime) {
                 // A receiver's time more than a day from the system clock is said, and not shown.
                 var check = FixTimeCheck()
                 if let problem = check.check(fixTime: fix.time, systemWall: time.wall()) {
@@ -77,10 +78,9 @@ public struct WhereQuery: Sendable {
                 }
                 return .success
             }
-            if now - started >= timeout || inbox.stopRequested {
-                throw WhereFailure(search.failure(afterSeconds: now - started))
-            }
-            inbox.wait(seconds: min(0.05, max(0, started + timeout - now)))
+            if inbox.stopRequested { throw progress.failure(at: now) }
+            try progress.check(now: now, source: source, runtime: runtime)
+            inbox.wait(seconds: 0.05)
         }
     }
 
@@ -112,33 +112,7 @@ public struct WhereQuery: Sendable {
     }
 
     static func jsonText(_ fix: Fix, near: NearbyPlace? = nil, town: NearbyPlace? = nil, localTime: String? = nil) -> String {
-        func number(_ v: Double?) -> JSONValue { v.map { .number($0) } ?? .null }
-        let value: JSONValue = .object([
-            ("time", fix.time.map { .string(ISO8601.format($0)) } ?? .null),
-            ("lat", number(fix.lat)),
-            ("lon", number(fix.lon)),
-            ("mode", .number(Double(fix.mode.rawValue))),
-            ("eph_m", number(fix.horizontalError)),
-            ("alt_hae_m", number(fix.altHAE)),
-            ("alt_msl_m", number(fix.altMSL)),
-            ("speed_mps", number(fix.speed)),
-            ("course_deg", number(fix.course)),
-            ("device", fix.device.map { .string($0) } ?? .null),
-            ("near", near.map { n -> JSONValue in
-                var fields = nearbyFields(n)
-                fields.append(("local_time", localTime.map { .string($0) } ?? .null))
-                return .object(fields)
-            } ?? .null),
-            ("town", town.map { .object(nearbyFields($0)) } ?? .null),
-        ])
-        return value.serialized() + "\n"
+        ReportJSON.position(fix: FixReport(fix, wall: .nan), device: fix.device.map(sanitize), near: near.map { PlaceRecord($0) },
+                            town: town.map { PlaceRecord($0) }, localTime: localTime).serialized() + "\n"
     }
-}
-
-/// No good enough fix in time: what was seen. Exit 69.
-public struct WhereFailure: UserFacingError {
-    public var reason: FixSearchFailure
-    public init(_ reason: FixSearchFailure) { self.reason = reason }
-    public var message: String { reason.message }
-    public var exitCode: ExitCode { .unavailable }
 }

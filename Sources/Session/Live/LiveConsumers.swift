@@ -151,7 +151,7 @@ final class StreamedLines: LiveConsumer {
         report.refinement = live.refinementSummary
         let line = json
             ? ReportJSON.heading(report,
-                                 fix: live.currentFix().map { ServeSession.fixReport($0, wall: runtime.time.wall()) }).serialized()
+                                 fix: live.currentFix().map { FixReport($0, wall: runtime.time.wall()) }).serialized()
             : plainLine(estimate, language: language)
         guard output.write(line + "\n") else { return .finish }
         if let news = live.pipeline.takeRefinementNews() { runtime.say(news) }

@@ -269,20 +269,15 @@ public final class LiveSession {
                          declinationSource: e?.declinationSource.label, trueHeading: e?.trueHeading,
                          accuracy: e.flatMap { $0.isAccuracyAvailable ? $0.accuracy : nil },
                          flags: e?.flags.names ?? [],
-                         acceleration: sample.acceleration, rotationRate: sample.rotationRate)
+                         acceleration: sample.acceleration, rotationRate: sample.rotationRate,
+                         rollAccuracy: e?.rollAccuracy, pitchAccuracy: e?.pitchAccuracy)
         if let report = pipeline.refinementReport {
             let now = RefinementFlags(report)
             if now != lastLoggedRefinement { row.flags += now.words }
             lastLoggedRefinement = now
         }
         if let fix = currentFix(), fix.hasPosition {
-            row.gnssMode = fix.mode == .threeD ? "3d" : "2d"
-            row.latitude = fix.lat
-            row.longitude = fix.lon
-            row.altitude = fix.altMSL   // one datum only: never the ellipsoid height in its place
-            row.speed = fix.speed
-            row.course = fix.course
-            row.horizontalError = fix.horizontalError
+            row.setFix(fix)   // the outputs' one mapping (OutputMapping): mode label, altitude above MSL only
             // A row carrying a fix whose time cannot be trusted says so (gnssTimeOff, gnssTimeBackwards).
             if let problem = fixTimeProblem { row.flags.append(problem.flag) }
             if fix != lastLoggedFix {

@@ -28,6 +28,8 @@ public struct WatchRequest: Sendable {
     public var json: Bool
     /// `--goto`: the dashboard marks the destination on the rose and shows the way to it.
     public var destination: Destination?
+    /// Stop after this many seconds (`--duration`); nil: until a stop signal.
+    public var duration: Double?
 
     public init(live: LiveRequest, rate: Double? = nil, once: Bool = false, onceTimeout: Double = WatchSession.fixTimeout,
                 log: LogSession.Options? = nil, ascii: Bool = false, language: Language? = nil, units: UnitSystem? = nil,
@@ -121,7 +123,8 @@ public enum WatchSession {
                 },
                 state: { view.state(settings: $0) })
             let rate = request.rate.map { min(30, max(10, $0)) } ?? 20
-            try LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: rate).run(consumers + [dashboard])
+            try LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: rate, duration: request.duration)
+                .run(consumers + [dashboard])
             // The u key's choice is remembered for the next run.
             if chosenUnit != settings.speedUnit {
                 do {
@@ -137,7 +140,8 @@ public enum WatchSession {
             let output = runtime.streamingOutput()
             let lines = StreamedLines(output: output, runtime: runtime, json: request.json, language: request.language ?? .en,
                                       once: request.once ? request.onceTimeout : nil)
-            try LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: request.rate ?? 10).run(consumers + [lines])
+            try LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: request.rate ?? 10, duration: request.duration)
+                .run(consumers + [lines])
             if let failure = output.error { throw failure }
             status = .success
         }

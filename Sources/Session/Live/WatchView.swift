@@ -78,6 +78,8 @@ final class WatchView {
             state.fieldStrength = e.fieldStrength
             state.roll = e.roll
             state.pitch = e.pitch
+            state.rollAccuracy = e.rollAccuracy
+            state.pitchAccuracy = e.pitchAccuracy
             state.rateOfTurn = e.flags.contains(.gyroAided) ? e.turnRate : nil
         }
         let simulated = live.simulated

@@ -9,12 +9,15 @@ struct FixLoop {
     var source: GNSSSourceChoice
     var gate: QualityGate
     var duration: Double?
+    /// The longest wait for the first good fix, seconds (`--timeout`); nil: no limit. A source
+    /// never reached ends the loop within `GNSSProgress.refusedGrace` whatever it is.
+    var timeout: Double? = nil
 
     /// `tick` runs on every turn of the loop (at least every 50 ms), fixes or not: `regions` reaps
     /// and times out its hooks there.
     func run(runtime: Runtime, tick: @escaping () -> Void = {}, _ body: @escaping (Fix, Double) throws -> Bool) throws {
         let inbox = ControlInbox(runtime.events)
-        let consumer = GatedFixes(gate: gate, runtime: runtime, body: body)
+        let consumer = GatedFixes(gate: gate, timeout: timeout, runtime: runtime, body: body)
         consumer.tick = tick
         let loop = LiveLoop(gnss: source.open(time: runtime.time), runtime: runtime, inbox: inbox, duration: duration)
         let end = try loop.run([consumer])
@@ -25,12 +28,13 @@ struct FixLoop {
         let gate: QualityGate
         let runtime: Runtime
         let body: (Fix, Double) throws -> Bool
-        var progress = GNSSProgress()
+        var progress: GNSSProgress
         var tick: () -> Void = {}
         var times: FixTimes
 
-        init(gate: QualityGate, runtime: Runtime, body: @escaping (Fix, Double) throws -> Bool) {
+        init(gate: QualityGate, timeout: Double?, runtime: Runtime, body: @escaping (Fix, Double) throws -> Bool) {
             self.gate = gate
+            progress = GNSSProgress(gate: gate, timeout: timeout)
             self.runtime = runtime
             self.body = body
             times = FixTimes(time: runtime.time)
@@ -40,13 +44,14 @@ struct FixLoop {
 
         func turn(_ loop: LiveLoop, now: Double) throws -> LiveStep {
             tick()
+            if let source = loop.gnss { try progress.check(now: now, source: source, runtime: runtime) }
             return .proceed
         }
 
         func gnss(_ update: GNSSUpdate, outcomes: [FixOutcome], loop: LiveLoop) throws -> LiveStep {
             guard let source = loop.gnss else { return .finish }
             let now = loop.time.monotonic()
-            progress.observe(update, source: source, runtime: runtime)
+            progress.observe(update, now: now, source: source, runtime: runtime)
             for received in update.fixes {
                 if let why = gate.rejection(of: received.fix) {
                     progress.ignoring(why, now: now, runtime: runtime)

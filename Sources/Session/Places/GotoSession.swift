@@ -2,12 +2,13 @@ import Geodesy
 import GNSS
 import JSON
 import Navigation
+import Outputs
 import Places
 import Platform
 
 /// What `lodestone goto` was asked to do.
 public struct GotoRequest: Sendable {
-    public enum Format: String, Sendable { case text, csv, json }
+    public enum Format: String, Sendable, CaseIterable { case text, csv, json }
 
     public var destination: Destination
     public var source: GNSSSourceChoice
@@ -29,6 +30,8 @@ public struct GotoRequest: Sendable {
     public var compass: LiveRequest?
     /// How the destination is named on stderr ("Hoorn, North Holland, NL"); nil: its name.
     public var title: String?
+    /// The longest wait for the first good fix, seconds (`--timeout`, exit 69); nil: no limit.
+    public var timeout: Double?
 
     public init(destination: Destination, source: GNSSSourceChoice, format: Format = .text, language: Language = .en,
                 maximumHorizontalError: Double? = nil, minimumMode: FixMode = .twoD, duration: Double? = nil,
@@ -55,7 +58,8 @@ public struct GotoRequest: Sendable {
 /// try GotoSession.run(GotoRequest(destination: hoorn, source: .simulated, count: 5), runtime: runtime)
 /// ```
 public enum GotoSession {
-    public static let csvHeader = "time,lat,lon,distance_m,bearing_deg,relative_bearing_deg,vmg_mps,eta_s,xte_m\n"
+    /// The CSV header: the guidance's keys, as in JSON.
+    public static let csvHeader = ReportCSV.header(ReportJSON.guidanceKeys)
 
     public static func run(_ request: GotoRequest, runtime: Runtime) throws -> ExitCode {
         var guide = DestinationGuide(request.destination)
@@ -74,8 +78,8 @@ public enum GotoSession {
                                         heading: heading ?? request.heading?(receivedAt))
             let line: String
             switch request.format {
-            case .csv: line = csvLine(fix, guidance)
-            case .json: line = jsonLine(fix, guidance)
+            case .csv: line = ReportCSV.row(ReportJSON.guidance(GuidanceRecord(fix, guidance)))
+            case .json: line = ReportJSON.guidance(GuidanceRecord(fix, guidance)).serialized() + "\n"
             case .text: line = textLine(fix, guidance, target: target, language: request.language, units: units)
             }
             if !out.write(line) { return false }
@@ -91,9 +95,10 @@ public enum GotoSession {
             return true
         }
         if let compass = request.compass {
-            try withCompass(compass, gate: gate, duration: request.duration, runtime: runtime, body)
+            try withCompass(compass, gate: gate, duration: request.duration, timeout: request.timeout, runtime: runtime, body)
         } else {
-            try FixLoop(source: request.source, gate: gate, duration: request.duration).run(runtime: runtime) { fix, at in
+            try FixLoop(source: request.source, gate: gate, duration: request.duration, timeout: request.timeout)
+                .run(runtime: runtime) { fix, at in
                 body(fix, at, nil)
             }
         }
@@ -102,13 +107,13 @@ public enum GotoSession {
 
     /// The fix loop with the compass read alongside (a `LiveSession`, as `watch` opens it, on the
     /// live loop): each new fix comes with the newest true heading (none until the declination is known).
-    static func withCompass(_ request: LiveRequest, gate: QualityGate, duration: Double?, runtime: Runtime,
+    static func withCompass(_ request: LiveRequest, gate: QualityGate, duration: Double?, timeout: Double?, runtime: Runtime,
                             _ body: @escaping (Fix, Double, Double?) throws -> Bool) throws {
         let inbox = ControlInbox(runtime.events)
         let live = try LiveSession.open(request, runtime: runtime, inbox: inbox)
         defer { live.gnss?.stop() }
         try LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: 20, duration: duration)
-            .run([CompassFixes(gate: gate, runtime: runtime, body: body)])
+            .run([CompassFixes(gate: gate, timeout: timeout, runtime: runtime, body: body)])
     }
 
     /// `goto --compass`'s consumer: the GNSS state changes on stderr, each accepted fix with the true heading.
@@ -116,10 +121,11 @@ public enum GotoSession {
         let gate: QualityGate
         let runtime: Runtime
         let body: (Fix, Double, Double?) throws -> Bool
-        private var lastState: GNSSState?
+        private var progress: GNSSProgress
 
-        init(gate: QualityGate, runtime: Runtime, body: @escaping (Fix, Double, Double?) throws -> Bool) {
+        init(gate: QualityGate, timeout: Double?, runtime: Runtime, body: @escaping (Fix, Double, Double?) throws -> Bool) {
             self.gate = gate
+            progress = GNSSProgress(gate: gate, timeout: timeout)
             self.runtime = runtime
             self.body = body
         }
@@ -127,46 +133,17 @@ public enum GotoSession {
         var turnInterval: Double { 0.05 }
 
         func gnss(_ update: GNSSUpdate, outcomes: [FixOutcome], loop: LiveLoop) throws -> LiveStep {
-            if update.state != lastState, let source = loop.gnss {
-                lastState = update.state
-                runtime.say(describe(update.state, source: source))
-            }
+            if let source = loop.gnss { progress.observe(update, now: loop.time.monotonic(), source: source, runtime: runtime) }
             for received in update.fixes where gate.accepts(received.fix) {
                 if try !body(received.fix, received.receivedAt, loop.live?.pipeline.estimate?.trueHeading) { return .finish }
             }
             return .proceed
         }
-    }
 
-    static func csvLine(_ fix: Fix, _ g: Guidance) -> String {
-        let fields: [String] = [
-            fix.time.map { ISO8601.format($0) } ?? "",
-            fix.lat.map(plain) ?? "", fix.lon.map(plain) ?? "",
-            plain(g.distance, decimals: 3),
-            g.bearing.map { plain($0, decimals: 6) } ?? "",
-            g.relativeBearing.map { plain($0, decimals: 3) } ?? "",
-            g.speedMadeGood.map { plain($0, decimals: 3) } ?? "",
-            g.timeToGo.map { plain($0, decimals: 1) } ?? "",
-            g.crossTrackError.map { plain($0, decimals: 3) } ?? "",
-        ]
-        return fields.joined(separator: ",") + "\n"
-    }
-
-    static func jsonLine(_ fix: Fix, _ g: Guidance) -> String {
-        func number(_ v: Double?, _ decimals: Int) -> JSONValue { v.map { .number(roundedToDecimals($0, decimals)) } ?? .null }
-        let value: JSONValue = .object([
-            ("time", fix.time.map { .string(ISO8601.format($0)) } ?? .null),
-            ("lat", fix.lat.map { .number($0) } ?? .null),
-            ("lon", fix.lon.map { .number($0) } ?? .null),
-            ("distance_m", number(g.distance, 3)),
-            ("bearing_deg", number(g.bearing, 6)),
-            ("relative_bearing_deg", number(g.relativeBearing, 3)),
-            ("vmg_mps", number(g.speedMadeGood, 3)),
-            ("eta_s", number(g.timeToGo, 1)),
-            ("xte_m", number(g.crossTrackError, 3)),
-            ("arrived", .bool(g.arrived)),
-        ])
-        return value.serialized() + "\n"
+        func turn(_ loop: LiveLoop, now: Double) throws -> LiveStep {
+            if let source = loop.gnss { try progress.check(now: now, source: source, runtime: runtime) }
+            return .proceed
+        }
     }
 
     static func textLine(_ fix: Fix, _ g: Guidance, target: Destination, language: Language, units: UnitSystem) -> String {

@@ -52,38 +52,6 @@ func placemarkText(_ place: Place, language: Language) -> String {
     return parts.joined(separator: "  ")
 }
 
-/// A gazetteer place's placemark in JSON: name, the Chinese name, region, country code and name,
-/// time zone, population (null where unknown) and position.
-func placemarkFields(_ place: Place, gazetteer: Bool = true) -> [(String, JSONValue)] {
-    func text(_ s: String) -> JSONValue { s.isEmpty ? .null : .string(sanitize(s)) }
-    return [
-        ("name", .string(sanitize(place.name))),
-        ("name_zh", place.chineseName.map { .string(sanitize($0)) } ?? .null),
-        ("region", text(place.region)),
-        ("country", text(place.country)),
-        ("country_name", text(place.countryName)),
-        ("time_zone", text(place.timeZone)),
-        ("population", gazetteer ? .number(Double(place.population)) : .null),
-        ("lat", .number(place.latitude)),
-        ("lon", .number(place.longitude)),
-    ]
-}
-
-/// A nearby place in JSON: its placemark, the distance and direction to the point, and for a
-/// user's place its radius.
-func nearbyFields(_ near: NearbyPlace, userPlaces: [UserPlace] = []) -> [(String, JSONValue)] {
-    var fields: [(String, JSONValue)]
-    if case .user(let i) = near.source {
-        fields = placemarkFields(near.place, gazetteer: false)
-        if i < userPlaces.count { fields.append(("radius_m", .number(userPlaces[i].radius))) }
-    } else {
-        fields = placemarkFields(near.place)
-    }
-    fields.append(("distance_m", .number(roundedToDecimals(near.distance, 3))))
-    fields.append(("direction_deg", near.direction.map { .number(roundedToDecimals($0, 6)) } ?? .null))
-    return fields
-}
-
 /// The local time at a Unix time in a place's zone, from the system's zone rules; nil with the
 /// reason when the zone is unknown or its rules are not installed.
 func localTime(_ unixSeconds: Double, zone: String, environment: EnvironmentValues) -> Result<(text: String, type: TimeZoneRules.LocalType), TimeZoneError> {

@@ -1,6 +1,7 @@
 import Geodesy
 import JSON
 import Navigation
+import Outputs
 import Places
 import Platform
 
@@ -13,7 +14,8 @@ public enum PlacesAction: Sendable, Equatable {
     /// Add (or replace, by name) one of the user's places.
     case add(UserPlace)
     /// The user's places.
-    case list
+    /// Your places; `namesOnly`: one name a line (the shell completions read it).
+    case list(namesOnly: Bool = false)
     /// Remove one of the user's places by name.
     case remove(String)
 }
@@ -68,10 +70,11 @@ public struct PlacesQuery: Sendable {
             if let replaced { places[replaced] = place } else { places.append(place) }
             try store.save(places)
             runtime.say((replaced == nil ? "added " : "replaced ") + place.name + " to " + store.path)
-        case .list:
+        case .list(let namesOnly):
             let places = try store?.load() ?? []
             var text = ""
             for p in places {
+                if namesOnly { text += sanitize(p.name) + "\n"; continue }
                 text += json ? Self.userJSON(p) : p.name + "  " + plain(p.latitude) + ", " + plain(p.longitude)
                     + "  radius " + formatLength(p.radius, language: language, units: units) + "\n"
             }
@@ -102,7 +105,7 @@ public struct PlacesQuery: Sendable {
     }
 
     static func nearJSON(_ near: NearbyPlace, userPlaces: [UserPlace] = []) -> String {
-        JSONValue.object(nearbyFields(near, userPlaces: userPlaces)).serialized() + "\n"
+        ReportJSON.place(PlaceRecord(near, userPlaces: userPlaces)).serialized() + "\n"
     }
 
     /// "北京 → Beijing, Beijing, CN  39.9075, 116.39723  Beijing, China  Asia/Shanghai  population
@@ -120,21 +123,11 @@ public struct PlacesQuery: Sendable {
     }
 
     static func findJSON(_ hit: NamedPlace) -> String {
-        let p = hit.place
-        var fields = placemarkFields(p, gazetteer: hit.userPlace == nil)
-        fields.insert(("ascii_name", .string(sanitize(p.asciiName))), at: 1)
-        fields.append(("matched_name", hit.matchedName.map { .string(sanitize($0)) } ?? .null))
-        fields.append(("radius_m", hit.userPlace.map { .number($0.radius) } ?? .null))
-        fields.append(("match", .string(["exact", "prefix", "word"][hit.match.rawValue])))
-        return JSONValue.object(fields).serialized() + "\n"
+        ReportJSON.place(PlaceRecord(hit)).serialized() + "\n"
     }
 
     static func userJSON(_ p: UserPlace) -> String {
-        let value: JSONValue = .object([
-            ("name", .string(p.name)), ("lat", .number(p.latitude)), ("lon", .number(p.longitude)),
-            ("radius_m", .number(p.radius)),
-        ])
-        return value.serialized() + "\n"
+        ReportJSON.place(PlaceRecord(p)).serialized() + "\n"
     }
 }
 

@@ -8,7 +8,7 @@ import Platform
 
 /// What `lodestone regions` was asked to do.
 public struct RegionsRequest: Sendable {
-    public enum Format: String, Sendable { case csv, text, json }
+    public enum Format: String, Sendable, CaseIterable { case csv, text, json }
 
     public var regions: [Region]
     public var source: GNSSSourceChoice
@@ -24,12 +24,15 @@ public struct RegionsRequest: Sendable {
     public var units: UnitSystem?
     /// `--hook-jobs` and `--hook-timeout`: how many hooks run at once, and for how long.
     public var hookLimits: HookRunner.Limits
+    /// The longest wait for the first good fix, seconds (`--timeout`, exit 69); nil: no limit.
+    public var timeout: Double?
 
     public init(regions: [Region], source: GNSSSourceChoice, format: Format = .csv, language: Language = .en,
                 dwell: Double? = nil, maximumHorizontalError: Double? = nil, minimumMode: FixMode = .twoD,
                 duration: Double? = nil, onEnter: String? = nil, onExit: String? = nil, units: UnitSystem? = nil,
-                hookLimits: HookRunner.Limits = HookRunner.Limits()) {
+                hookLimits: HookRunner.Limits = HookRunner.Limits(), timeout: Double? = nil) {
         self.hookLimits = hookLimits
+        self.timeout = timeout
         self.regions = regions
         self.source = source
         self.format = format
@@ -51,7 +54,8 @@ public struct RegionsRequest: Sendable {
 /// try RegionsSession.run(RegionsRequest(regions: [home], source: .simulated, duration: 60), runtime: runtime)
 /// ```
 public enum RegionsSession {
-    public static let csvHeader = "time,region,event,lat,lon,distance_m\n"
+    /// The CSV header: the region event's keys, as in JSON.
+    public static let csvHeader = ReportCSV.header(ReportJSON.regionKeys)
 
     /// The `LODESTONE_*` variables a hook gets besides the inherited environment, with what each holds.
     public static let hookEnvironment: [(String, String)] = [
@@ -75,7 +79,7 @@ public enum RegionsSession {
         let units = request.units ?? runtime.environment.units
         let loop = FixLoop(source: request.source,
                            gate: QualityGate(minimumMode: request.minimumMode, maximumHorizontalError: request.maximumHorizontalError),
-                           duration: request.duration)
+                           duration: request.duration, timeout: request.timeout)
         let hooks = HookRunner(limits: request.hookLimits, processes: processes, time: runtime.time, say: runtime.say)
         defer { hooks.finish() }
         try loop.run(runtime: runtime, tick: { hooks.poll() }) { fix, receivedAt in
@@ -84,14 +88,14 @@ public enum RegionsSession {
                 let region = request.regions[event.region]
                 let time = fix.time.map { ISO8601.format($0) } ?? ""
                 let line: String
+                let record = ReportJSON.region(RegionReport(
+                    wall: fix.time, region: region.name, event: event.kind.rawValue, latitude: lat, longitude: lon,
+                    distance: event.distance))
                 switch request.format {
                 case .csv:
-                    line = [time, trackCSVField(region.name), event.kind.rawValue, plain(lat), plain(lon),
-                            plain(event.distance, decimals: 3)].joined(separator: ",") + "\n"
+                    line = ReportCSV.row(record)
                 case .json:
-                    line = ReportJSON.region(RegionReport(
-                        wall: fix.time, region: region.name, event: event.kind.rawValue, latitude: lat, longitude: lon,
-                        distance: event.distance)).serialized() + "\n"
+                    line = record.serialized() + "\n"
                 case .text:
                     line = (fix.time.map { utcClockTime($0) } ?? "--:--:--") + "  "
                         + formatRegionEvent(event.kind, region: region.name, distance: event.distance,

@@ -137,7 +137,7 @@ public struct HeadingReplay: Sendable {
 
     /// The output columns. The last five (rate of turn and the attitude quaternion, body → NED,
     /// magnetic north) are filled when the recording has gyroscope columns (gx,gy,gz in °/s).
-    public static let header = "t,heading_magnetic_deg,heading_true_deg,accuracy_deg,heading_magnetic_raw_deg,declination_deg,"
+    public static let header = "t,heading_mag_deg,heading_true_deg,accuracy_deg,heading_mag_raw_deg,declination_deg,"
         + "declination_source,field_uT,roll_deg,pitch_deg,flags,rate_of_turn_dps,qw,qx,qy,qz"
 
     /// The output is written in chunks of about this many bytes.
@@ -184,16 +184,16 @@ public struct HeadingReplay: Sendable {
     static func jsonLine(_ t: String, _ e: HeadingEstimate, refinement: RefinementReport? = nil) -> String {
         func n(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
         var fields: [(String, JSONValue)] = [
-            ("t", Double(t).map { .number($0) } ?? .string(t)), ("heading_magnetic_deg", n(e.magneticHeading)),
+            ("t", Double(t).map { .number($0) } ?? .string(t)), ("heading_mag_deg", n(e.magneticHeading)),
             ("heading_true_deg", n(e.trueHeading)), ("accuracy_deg", e.isAccuracyAvailable ? n(e.accuracy) : .null),
             ("roll_accuracy_deg", n(e.rollAccuracy)), ("pitch_accuracy_deg", n(e.pitchAccuracy)),
-            ("heading_magnetic_raw_deg", n(e.rawMagneticHeading)), ("declination_deg", n(e.declination)),
+            ("heading_mag_raw_deg", n(e.rawMagneticHeading)), ("declination_deg", n(e.declination)),
             ("declination_source", .string(e.declinationSource.label)), ("field_uT", n(e.fieldStrength)),
             ("roll_deg", n(e.roll)), ("pitch_deg", n(e.pitch)), ("flags", .array(e.flags.names.map { .string($0) })),
             ("rate_of_turn_dps", n(e.attitude == nil ? nil : e.turnRate)),
             ("qw", n(e.attitude?.w)), ("qx", n(e.attitude?.x)), ("qy", n(e.attitude?.y)), ("qz", n(e.attitude?.z)),
         ]
-        if let refinement { fields.append(("refine", ReportJSON.refinement(refinement.summary))) }
+        fields.append(("refine", refinement.map { ReportJSON.refinement($0.summary) } ?? .null))
         return JSONValue.object(fields).serialized()
     }
 

@@ -137,7 +137,7 @@ public enum ServeSession {
         func gnss(_ update: GNSSUpdate, outcomes: [FixOutcome], loop: LiveLoop) throws -> LiveStep {
             if let received = loop.live?.latestFix, received != lastFix, let fix = loop.live?.currentFix() {
                 lastFix = received
-                let report = fixReport(fix, wall: runtime.time.wall())
+                let report = FixReport(fix, wall: runtime.time.wall())
                 for s in sinks { s.publish(fix: report) }
             }
             return .proceed
@@ -160,7 +160,7 @@ public enum ServeSession {
 
         func update(_ update: LiveUpdate, loop: LiveLoop) throws -> LiveStep {
             guard update.fresh, let estimate = update.estimate else { return .proceed }
-            let fix = loop.live?.currentFix().map { fixReport($0, wall: runtime.time.wall()) }
+            let fix = loop.live?.currentFix().map { FixReport($0, wall: runtime.time.wall()) }
             var report = HeadingReport(estimate)
             report.refinement = loop.live?.refinementSummary
             for s in sinks { s.publish(report, fix: fix) }
@@ -194,8 +194,7 @@ public enum ServeSession {
         guard live.regionMonitor != nil else { return }
         live.onRegionEvent { [unowned live] event, name in
             let fix = live.latestFix?.fix
-            let report = RegionReport(wall: fix?.time ?? time.wall(), region: name, event: event.kind.rawValue,
-                                      latitude: fix?.lat, longitude: fix?.lon, distance: event.distance)
+            let report = RegionReport(event, region: name, fix: fix, wall: time.wall())
             for s in sinks { s.publish(region: report) }
         }
     }
@@ -255,24 +254,5 @@ public enum ServeSession {
     static func describe(_ e: ServeEndpoint, _ t: MessageTransport) -> String {
         if case .server(let s) = t { return ServeEndpoint.tcp(host: s.host, port: s.port).description }
         return e.description
-    }
-
-    static func fixReport(_ fix: Fix, wall: Double) -> FixReport {
-        FixReport(wall: fix.time ?? wall, mode: fix.mode == .threeD ? "3d" : fix.mode == .twoD ? "2d" : "no_fix",
-                  latitude: fix.lat, longitude: fix.lon, altitude: fix.altMSL ?? fix.altHAE, speed: fix.speed,
-                  course: fix.course, horizontalError: fix.horizontalError)
-    }
-}
-
-extension HeadingReport {
-    /// The output formats' view of a pipeline estimate.
-    public init(_ e: HeadingEstimate) {
-        let card = e.flags.contains(.deviationApplied)
-        self.init(wall: e.wall, monotonic: e.monotonic, magneticHeading: e.magneticHeading,
-                  compassHeading: card ? e.magneticHeading - e.deviation : nil, deviation: card ? e.deviation : nil,
-                  variation: e.declination, variationSource: e.declinationSource.label, trueHeading: e.trueHeading,
-                  rateOfTurn: e.flags.contains(.restarted) ? nil : e.turnRate, roll: e.roll, pitch: e.pitch,
-                  accuracy: e.isAccuracyAvailable ? e.accuracy : nil, fieldStrength: e.fieldStrength,
-                  flags: e.flags.names, rollAccuracy: e.rollAccuracy, pitchAccuracy: e.pitchAccuracy)
     }
 }

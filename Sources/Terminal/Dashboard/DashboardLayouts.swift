@@ -124,6 +124,7 @@ func headingSection(_ p: Panels, big: Bool) -> Section {
 func panelSections(_ p: Panels) -> [Section] {
     var field = [p.fieldLine]
     if let tilt = p.tiltLine { field.append(tilt) }
+    if let rate = p.rateLine { field.append(rate) }
     let gnss = p.gnssLines
     let sensor = p.sensorLines
     return [

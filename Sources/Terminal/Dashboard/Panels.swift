@@ -120,16 +120,22 @@ struct Panels {
 
     var tiltLine: PanelLine? {
         guard state.roll != nil || state.pitch != nil else { return nil }
-        func angle(_ v: Double?) -> String {
+        func angle(_ v: Double?, _ accuracy: Double?) -> String {
             guard let v, v.isFinite else { return "-" }
-            return NumberFormat.signed(v, 1) + glyphs.degree
+            var text = NumberFormat.signed(v, 1) + glyphs.degree
+            if let a = accuracy, a.isFinite { text += glyphs.plusMinus + fixed(a, 1) + glyphs.degree }
+            return text
         }
-        var text = labels.roll + " " + angle(state.roll) + "  " + labels.pitch + " " + angle(state.pitch)
-        if let rate = state.rateOfTurn, rate.isFinite {
-            // Degrees per minute, as a rate-of-turn indicator shows it (negative to port).
-            text += "  " + labels.rateOfTurn + " " + NumberFormat.signed(rate * 60, 0) + glyphs.degree + "/min"
-        }
+        let text = labels.roll + " " + angle(state.roll, state.rollAccuracy) + "  " + labels.pitch + " "
+            + angle(state.pitch, state.pitchAccuracy)
         return [Segment(text)]
+    }
+
+    /// The rate of turn, on its own line below roll and pitch (with their accuracies they fill a panel's width).
+    var rateLine: PanelLine? {
+        guard let rate = state.rateOfTurn, rate.isFinite else { return nil }
+        // Degrees per minute, as a rate-of-turn indicator shows it (negative to port).
+        return [Segment(labels.rateOfTurn + " " + NumberFormat.signed(rate * 60, 0) + glyphs.degree + "/min")]
     }
 
     // MARK: Devices

@@ -41,6 +41,9 @@ public struct DashboardState: Sendable, Equatable {
     /// Roll (heel on a boat) and pitch in degrees when an accelerometer is present.
     public var roll: Double?
     public var pitch: Double?
+    /// Their accuracy (1σ-like), degrees, or nil when unknown: shown as ±x° beside each.
+    public var rollAccuracy: Double?
+    public var pitchAccuracy: Double?
     /// Rate of turn, °/s, positive turning to starboard; set when a gyroscope gives it.
     public var rateOfTurn: Double?
 

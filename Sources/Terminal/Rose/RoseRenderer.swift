@@ -1,3 +1,5 @@
+import Linear
+
 /// Draws the compass rose for a heading into `columns` × `rows` cells: a heading-up card when there
 /// is room (at least 15 × 8), a scrolling heading tape on 2–7 rows, a single line on one row.
 /// Every returned line is exactly `columns` display cells wide; there are exactly `rows` lines.
@@ -25,9 +27,4 @@ func drawRose(heading: Double, into canvas: inout Canvas, options: RoseOptions) 
 }
 
 /// A heading in [0, 360); anything not finite becomes 0 (the rose never draws NaN).
-func normalizedHeading(_ heading: Double) -> Double {
-    guard heading.isFinite else { return 0 }
-    var h = heading.truncatingRemainder(dividingBy: 360)
-    if h < 0 { h += 360 }
-    return h >= 360 ? 0 : h
-}
+func normalizedHeading(_ heading: Double) -> Double { wrap360(heading) }

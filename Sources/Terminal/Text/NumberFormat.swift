@@ -1,4 +1,5 @@
 import Platform
+import Linear
 
 /// The dashboard's number shapes, built on Platform's `fixed` (which owns rounding, NaN and ±∞).
 enum NumberFormat {
@@ -19,9 +20,7 @@ enum NumberFormat {
     /// A heading in [0, 360) with one decimal, wrapping 359.96 to "0.0".
     static func heading(_ degrees: Double, decimals: Int = 1) -> String {
         guard degrees.isFinite else { return "---.-" }
-        var h = degrees.truncatingRemainder(dividingBy: 360)
-        if h < 0 { h += 360 }
-        var text = fixed(h, decimals)
+        var text = fixed(wrap360(degrees), decimals)
         if text.hasPrefix("360") {
             text = fixed(0, decimals)
         }

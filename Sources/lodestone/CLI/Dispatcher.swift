@@ -15,7 +15,8 @@ enum Dispatcher {
             if first == "help", arguments.count == 2, arguments[1] == "--man" {
                 // For maintainers: `make build` and `make deb` install the man page this prints.
                 StandardOutput().write(manPage(for: lodestoneInterface, date: buildDate()))
-            } else if first == "help", arguments.count > 1, let command = find(arguments[1]) {
+            } else if first == "help", arguments.count > 1 {
+                guard let command = find(arguments[1]) else { return unknown(arguments[1], prefix: "lodestone help: ") }
                 StandardOutput().write(helpText(for: command.spec))
             } else {
                 StandardOutput().write(overview())
@@ -27,11 +28,7 @@ enum Dispatcher {
         default:
             break
         }
-        guard let command = find(first) else {
-            let error = UsageError.unknownCommand(first, suggestion: closestMatch(to: first, in: allCommands.map { $0.spec.name }))
-            StandardOutput.error(sanitize("lodestone: " + error.message, keepingLineBreaks: true))
-            return .usage
-        }
+        guard let command = find(first) else { return unknown(first, prefix: "lodestone: ") }
         do {
             let parsed = try parseArguments(Array(arguments.dropFirst()), spec: command.spec)
             if parsed.helpRequested {
@@ -59,6 +56,13 @@ enum Dispatcher {
             StandardOutput.error(sanitize("lodestone \(command.spec.name): unexpected error: \(error)", keepingLineBreaks: true))
             return .software
         }
+    }
+
+    /// An unknown command (or `help` topic): said with the closest command's name, exit 64.
+    static func unknown(_ name: String, prefix: String) -> ExitCode {
+        let error = UsageError.unknownCommand(name, suggestion: closestMatch(to: name, in: allCommands.map { $0.spec.name }))
+        StandardOutput.error(sanitize(prefix + error.message, keepingLineBreaks: true))
+        return .usage
     }
 
     static func find(_ name: String) -> (any Command.Type)? {

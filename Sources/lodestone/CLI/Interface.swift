@@ -53,6 +53,14 @@ var lodestoneInterface: ProgramInterface {
             /etc/lodestone/calibration.json: the calibration profile the services use.
             /var/lib/lodestone/heading.csv: what lodestone-log.service writes.
             """),
+            ManSection("JSON output", """
+            Every JSON object and CSV column names a quantity as the CSV log does (lat_deg, lon_deg, alt_m
+            above mean sea level, gnss_mode 2d, 3d or no_fix, time in ISO 8601 UTC); every key is always
+            present, null when the value is unknown. One JSON Schema (Draft 2020-12) per record kind, with
+            each property's unit, is in the project's schema/ folder (installed under
+            /usr/share/doc/lodestone/schema by the Debian package): heading-update, fix, movement,
+            region-event, place, goto-guidance, position (where --json) and analysis-summary.
+            """),
             ManSection("See also", """
             gpsd(8), i2cdetect(8), systemctl(1), journalctl(1).
             The README, the hardware pages and the systemd units are in /usr/share/doc/lodestone

@@ -9,7 +9,8 @@ enum DeclinationCommand: Command {
     static let lon = Option("lon", value: "DEG", help: "longitude, −180 to 360 (east positive)")
     static let date = Option("date", value: "YYYY-MM-DD", help: "the date (default: today, UTC)")
     static let year = Option("year", value: "Y", help: "the date as a decimal year, e.g. 2027.25")
-    static let heightKm = Option("height-km", value: "H", help: "height above the WGS84 ellipsoid in km (default 0)")
+    static let heightKm = Option("height-km", value: "H", range: WorldMagneticModel.heightRangeKm, default: 0,
+                                 help: "height above the WGS84 ellipsoid in km")
     static let json = Option("json", help: "print one JSON object")
     static let csv = Option("csv", help: "batch: read decimal_year,lat,lon,height_km lines from stdin, write CSV")
     static let allowExtrapolation = Option("allow-extrapolation", help: "evaluate outside the model's 2025.0–2030.0 validity, with a warning")
@@ -43,7 +44,7 @@ enum DeclinationCommand: Command {
         guard let longitude = try arguments.double(lon, in: -180...360) else {
             throw UsageError.missingArgument("--lon DEG", command: spec.name)
         }
-        let height = try arguments.double(heightKm, in: WorldMagneticModel.heightRangeKm) ?? 0
+        let height = try arguments.numberValue(heightKm)
         try arguments.requireAtMostOne(of: [date, year])
         var decimalYear = try arguments.double(year, in: 1...9999)
         if let text = arguments.string(date) {

@@ -1,10 +1,12 @@
 import Options
+import Outputs
 import Platform
 import Session
 
 /// `lodestone goto`: distance, bearing, speed made good, ETA and cross-track error to a destination.
 enum GotoCommand: Command {
-    static let format = Option("format", value: "FORMAT", help: "text (default), csv (with a header) or json (one object per line)")
+    static let format = Option("format", value: "FORMAT", choices: GotoRequest.Format.self, default: .text,
+                               help: "text, csv (with a header) or json (one object per line)")
     static let radius = Option("radius", value: "M", help: "arrived within M metres (default: the place's own radius, 50 for LAT,LON, 1000 for a town)")
     static let count = Option("count", value: "N", help: "stop after N reports")
     static let stop = Option("stop-on-arrival", help: "stop (exit 0) on arrival")
@@ -14,19 +16,21 @@ enum GotoCommand: Command {
         name: "goto",
         abstract: "steer to a place or a position: distance, bearing, speed made good, ETA, cross-track error",
         usage: "TARGET [--gpsd HOST:PORT | --simulate [--location LAT,LON]] [--compass [--sensor NAME ...]] [--format text|csv|json] [--radius M] [--stop-on-arrival] "
-            + "[--accuracy M] [--min-mode 2d|3d] [--lang en|zh] [--duration S] [--count N]",
+            + "[--accuracy M] [--min-mode 2d|3d] [--lang en|zh] [--timeout S] [--duration S] [--count N]",
         options: SensorOptions.options + [GNSSOptions.gpsd, SimulatedLocation.option, compass, CalibrationFileOption.calibration, format, radius, stop,
                                           GNSSOptions.accuracy, GNSSOptions.minMode,
-                                              LanguageOption.lang, DurationOption.duration, count, UnitsOption.units],
+                                              LanguageOption.lang, GNSSOptions.firstFixTimeout, DurationOption.duration, count, UnitsOption.units],
         positionals: ["TARGET"],
+        positionalCompletions: [SavedPlaceNames.completion],
         discussion: """
         TARGET is LAT,LON or a place name (your places first, then the gazetteer: 'lodestone places find'):
           lodestone goto 52.6425,5.0597 --simulate
           lodestone goto Hoorn --format csv > way.csv
         From each fix: the geodesic distance and bearing to the target, the speed made good towards it
         (smoothed over ~10 s), the ETA from it (empty while not closing), and the cross-track error from
-        the geodesic between the first fix and the target (positive: right of it). CSV columns:
-          time,lat,lon,distance_m,bearing_deg,relative_bearing_deg,vmg_mps,eta_s,xte_m
+        the geodesic between the first fix and the target (positive: right of it). CSV columns (and
+        JSON keys, schema/goto-guidance.schema.json):
+          \(ReportJSON.guidanceKeys.joined(separator: ","))
         With --compass the magnetometer is read as by 'watch' (its calibration profile, --sensor, --bus,
         --orientation …) and the relative bearing is the turn from its true heading (positive: right).
         The arrival is said on stderr when within the radius.
@@ -37,13 +41,12 @@ enum GotoCommand: Command {
             throw UsageError.missingArgument("a TARGET: LAT,LON or a place name", command: spec.name)
         }
         let runtime = Runtime.system(command: spec.name)
-        let formatName = try arguments.choice(format, from: ["text", "csv", "json"]) ?? "text"
         let userPlaces = try PlacesStore(environment: runtime.environment)?.load() ?? []
         let (destination, description) = try DestinationLookup.resolve(
             target, radius: try arguments.double(radius, in: 0.001...20_000_000), userPlaces: userPlaces)
         var request = GotoRequest(
             destination: destination, source: try GNSSSourceOptions(arguments).choice,
-            format: GotoRequest.Format(rawValue: formatName) ?? .text,
+            format: try arguments.chosen(format, as: GotoRequest.Format.self),
             language: try LanguageOption.language(arguments) ?? .en,
             maximumHorizontalError: try GNSSOptions.maximumError(arguments),
             minimumMode: try GNSSOptions.minimumMode(arguments),
@@ -51,6 +54,7 @@ enum GotoCommand: Command {
             count: try arguments.int(count, in: 1...Int.max), stopOnArrival: arguments.flag(stop),
             units: try UnitsOption.system(arguments))
         request.title = description
+        request.timeout = try GNSSOptions.timeout(arguments)
         if arguments.flag(compass) {
             let source = request.source
             request.compass = LiveRequest(sensors: try SensorOptions(arguments).selection,

@@ -14,7 +14,8 @@ enum HeadingCommand: Command {
     static let residual = Option("residual", value: "UT", help: "the recording is already calibrated, to within UT µT: "
         + "the accuracy counts that instead of an uncalibrated board's error (default: the profile's residual with "
         + "--calibration, else 20 µT)")
-    static let format = Option("format", value: "FORMAT", choices: ["csv", "json"], help: "csv (default) or json (one object per line)")
+    enum Format: String, CaseIterable { case csv, json }
+    static let format = Option("format", value: "FORMAT", choices: Format.self, default: .csv, help: "csv or json (one object per line)")
 
     static let spec = CommandSpec(
         name: "heading",
@@ -23,8 +24,8 @@ enum HeadingCommand: Command {
             + "       [--year Y] [--unit uT|gauss|nT] [--residual UT] [--smoothing S] [--format csv|json] [--refine]",
         options: [fromFile, calibration, sensor, year, unit, residual, format] + HeadingOptions.replayOptions,
         discussion: """
-        Output columns: t (copied from the input), heading_magnetic_deg, heading_true_deg, accuracy_deg,
-        heading_magnetic_raw_deg, declination_deg, declination_source, field_uT, roll_deg, pitch_deg, flags,
+        Output columns: t (copied from the input), heading_mag_deg, heading_true_deg, accuracy_deg,
+        heading_mag_raw_deg, declination_deg, declination_source, field_uT, roll_deg, pitch_deg, flags,
         and, with gyroscope columns (gx,gy,gz in °/s, the heading then gyro-aided), rate_of_turn_dps and
         the attitude quaternion qw,qx,qy,qz (body → NED, magnetic north).
         A Lodestone CSV log is read too (its raw_x_uT,raw_y_uT,raw_z_uT and monotonic_s), so a logged
@@ -46,7 +47,7 @@ enum HeadingCommand: Command {
         guard let path = arguments.string(fromFile) else {
             throw UsageError.missingArgument("--from-file FILE", command: spec.name)
         }
-        let json = try arguments.choice(format) == "json"
+        let json = try arguments.chosen(format, as: Format.self) == .json
         let unitName = arguments.string(unit) ?? "uT"
         guard CalibrationProfile.microteslaPerUnit(unitName) != nil else {
             throw UsageError.invalidValue(option: unit.name, value: unitName, expected: "uT, gauss, nT or mG")

@@ -5,7 +5,8 @@ import Session
 
 /// `lodestone log`: headless logging to a CSV file that survives kills and power cuts.
 enum LogCommand: Command {
-    static let rate = Option("rate", value: "HZ", help: "rows per second, 0.01–1000 (default 10); a row needs a new sample")
+    static let rate = Option("rate", value: "HZ", range: 0.01...1000, default: 10,
+                             help: "rows per second, 0.01–1000; a row needs a new sample")
 
     static let spec = CommandSpec(
         name: "log",
@@ -42,7 +43,7 @@ enum LogCommand: Command {
         live.regions = try RegionOptions.regions(arguments)
         let request = LogRequest(
             live: live,
-            file: file, rate: try arguments.double(rate, in: 0.01...1000) ?? 10,
+            file: file, rate: try arguments.numberValue(rate),
             duration: try arguments.double(DurationOption.duration, in: 0.001...1e9))
         // A file-size limit must end in a write error (exit 74), not kill the process.
         signal(SIGXFSZ, SIG_IGN)

@@ -8,7 +8,9 @@ import Session
 enum PlacesCommand: Command {
     static let count = Option("count", value: "N", help: "how many places to print (default 5 for near, 10 for find)")
     static let json = Option("json", help: "one JSON object per line")
-    static let radius = Option("radius", value: "M", help: "for add: the radius within which you are at the place, metres (default 100)")
+    static let names = Option("names", help: "for list: only the names, one a line (what the shell completions offer)")
+    static let radius = Option("radius", value: "M", range: 0.001...20_000_000, default: UserPlace.defaultRadius,
+                               help: "for add: the radius within which you are at the place, metres")
 
     static let spec = CommandSpec(
         name: "places",
@@ -16,9 +18,10 @@ enum PlacesCommand: Command {
         usage: "near --lat LAT --lon LON [--count N] [--json] [--lang en|zh]\n"
             + "       lodestone places find NAME [--count N] [--json]\n"
             + "       lodestone places add NAME --lat LAT --lon LON [--radius M]\n"
-            + "       lodestone places list [--json] | remove NAME",
-        options: [PointOptions.lat, PointOptions.lon, count, json, radius, LanguageOption.lang, UnitsOption.units],
+            + "       lodestone places list [--json | --names] | remove NAME",
+        options: [PointOptions.lat, PointOptions.lon, count, json, names, radius, LanguageOption.lang, UnitsOption.units],
         positionals: ["ACTION", "NAME"],
+        positionalCompletions: [.words(actions), SavedPlaceNames.completion],
         discussion: """
         near: the places nearest to a point, nearest first (your places first when you are within their
         radius), with the geodesic distance and the direction from the place to the point, and each
@@ -37,8 +40,9 @@ enum PlacesCommand: Command {
         administrative division, 234,908 places (geonames.org, CC BY 4.0), built in; nothing is fetched.
         """)
 
+    static let actions = ["near", "find", "add", "list", "remove"]
+
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-        let actions = ["near", "find", "add", "list", "remove"]
         guard let action = arguments.positionals.first else {
             throw UsageError.missingArgument("an action: " + actions.joined(separator: ", "), command: spec.name)
         }
@@ -65,15 +69,15 @@ enum PlacesCommand: Command {
         case "near":
             guard let point else { throw UsageError.missingArgument("--lat LAT --lon LON", command: spec.name) }
             if let name { throw UsageError.unexpectedArgument(name, command: spec.name) }
-            try refuse([radius])
+            try refuse([radius, names])
             placesAction = .near(point, count: try arguments.int(count, in: 1...1000) ?? 5)
         case "find":
-            try refuse([PointOptions.lat, PointOptions.lon, radius])
+            try refuse([PointOptions.lat, PointOptions.lon, radius, names])
             placesAction = .find(try requireName(), count: try arguments.int(count, in: 1...1000) ?? 10)
         case "add":
-            try refuse([count, json])
+            try refuse([count, json, names])
             guard let point else { throw UsageError.missingArgument("--lat LAT --lon LON", command: spec.name) }
-            let r = try arguments.double(radius, in: 0.001...20_000_000) ?? UserPlace.defaultRadius
+            let r = try arguments.numberValue(radius)
             do {
                 placesAction = .add(try UserPlace(name: try requireName(), latitude: point.latitude,
                                                   longitude: point.longitude, radius: r))
@@ -83,9 +87,10 @@ enum PlacesCommand: Command {
         case "list":
             if let name { throw UsageError.unexpectedArgument(name, command: spec.name) }
             try refuse([PointOptions.lat, PointOptions.lon, radius, count])
-            placesAction = .list
+            try arguments.reject([json], with: names, because: "--names prints only the names")
+            placesAction = .list(namesOnly: arguments.flag(names))
         default:
-            try refuse([PointOptions.lat, PointOptions.lon, radius, count, json])
+            try refuse([PointOptions.lat, PointOptions.lon, radius, count, json, names])
             placesAction = .remove(try requireName())
         }
         let query = PlacesQuery(action: placesAction, json: arguments.flag(json),

@@ -1,29 +1,31 @@
 import Options
+import Outputs
 import Places
 import Platform
 import Session
 
 /// `lodestone regions`: enter, exit and dwell events for circular regions.
 enum RegionsCommand: Command {
-    static let format = Option("format", value: "FORMAT", help: "csv (default, with a header), text or json (one object per line)")
+    static let format = Option("format", value: "FORMAT", choices: RegionsRequest.Format.self, default: .csv,
+                               help: "csv (with a header), text or json (one object per line)")
     static let dwell = Option("dwell", value: "S", help: "also report dwell after S seconds inside a region")
     static let onEnter = Option("on-enter", value: "CMD", help: "run CMD (with /bin/sh) on each enter; the event is in its environment")
     static let onExit = Option("on-exit", value: "CMD", help: "run CMD (with /bin/sh) on each exit; the event is in its environment")
-    static let hookJobs = Option("hook-jobs", value: "N",
-                                 help: "run at most N hooks at once (default \(HookRunner.Limits.defaultJobs)); later events wait, the newest per region")
-    static let hookTimeout = Option("hook-timeout", value: "S",
-                                    help: "stop a hook still running after S seconds (default \(plain(HookRunner.Limits.defaultTimeout))): SIGTERM, then SIGKILL 2 s later")
+    static let hookJobs = Option("hook-jobs", value: "N", range: 1...256, default: HookRunner.Limits.defaultJobs,
+                                 help: "run at most N hooks at once; later events wait, the newest per region")
+    static let hookTimeout = Option("hook-timeout", value: "S", range: 0.1...86_400, default: HookRunner.Limits.defaultTimeout,
+                                    help: "stop a hook still running after S seconds: SIGTERM, then SIGKILL 2 s later")
 
     static let spec = CommandSpec(
         name: "regions",
         abstract: "report entering, leaving and staying in circular regions from gpsd fixes",
         usage: "[--region NAME:LAT,LON,RADIUS_M ...] [--gpsd HOST:PORT | --simulate [--location LAT,LON]] [--dwell S] "
-            + "[--on-enter CMD] [--on-exit CMD] [--hook-jobs N] [--hook-timeout S] [--format csv|text|json] [--accuracy M] [--lang en|zh] [--duration S]",
+            + "[--on-enter CMD] [--on-exit CMD] [--hook-jobs N] [--hook-timeout S] [--format csv|text|json] [--accuracy M] [--lang en|zh] [--timeout S] [--duration S]",
         options: GNSSSourceOptions.options + [RegionOptions.region, dwell, onEnter, onExit, hookJobs, hookTimeout, format, GNSSOptions.accuracy,
-                                              GNSSOptions.minMode, LanguageOption.lang, DurationOption.duration, UnitsOption.units],
+                                              GNSSOptions.minMode, LanguageOption.lang, GNSSOptions.firstFixTimeout, DurationOption.duration, UnitsOption.units],
         discussion: """
         Without --region, your places ('lodestone places list') are the regions, each with its radius.
-        Prints time,region,event,lat,lon,distance_m; the first fix gives each region's state (inside
+        Prints \(ReportJSON.regionKeys.joined(separator: ",")); the first fix gives each region's state (inside
         or outside), then enter, exit, and dwell (with --dwell). A region is entered only when the fix is
         inside by more than its horizontal error and left only when outside by more than it, so a fix
         jittering on the boundary does not flap.
@@ -53,10 +55,9 @@ enum RegionsCommand: Command {
                                                  command: spec.name)
             }
         }
-        let formatName = try arguments.choice(format, from: ["csv", "text", "json"]) ?? "csv"
         let request = RegionsRequest(
             regions: regions, source: try GNSSSourceOptions(arguments).choice,
-            format: RegionsRequest.Format(rawValue: formatName) ?? .csv,
+            format: try arguments.chosen(format, as: RegionsRequest.Format.self),
             language: try LanguageOption.language(arguments) ?? .en,
             dwell: try arguments.double(dwell, in: 0.001...31_536_000),
             maximumHorizontalError: try GNSSOptions.maximumError(arguments),
@@ -64,8 +65,9 @@ enum RegionsCommand: Command {
             duration: try arguments.double(DurationOption.duration, in: 0.1...31_536_000),
             onEnter: arguments.string(onEnter), onExit: arguments.string(onExit),
             units: try UnitsOption.system(arguments),
-            hookLimits: HookRunner.Limits(jobs: try arguments.int(hookJobs, in: 1...256) ?? HookRunner.Limits.defaultJobs,
-                                          timeout: try arguments.double(hookTimeout, in: 0.1...86_400) ?? HookRunner.Limits.defaultTimeout))
+            hookLimits: HookRunner.Limits(jobs: try arguments.integerValue(hookJobs),
+                                          timeout: try arguments.numberValue(hookTimeout)),
+            timeout: try GNSSOptions.timeout(arguments))
         return try RegionsSession.run(request, runtime: runtime)
     }
 }

@@ -5,8 +5,7 @@ import Session
 
 /// `lodestone serve`: headless, long-running; publishes the heading to other software.
 enum ServeCommand: Command {
-    static let rate = Option("rate", value: "HZ", help: "updates per second, 1–50 (default 10)")
-    static let duration = Option("duration", value: "S", help: "stop after S seconds (default: until Ctrl-C or SIGTERM)")
+    static let rate = Option("rate", value: "HZ", range: 1...50.0, default: 10, help: "updates per second, 1–50")
     static let maxClients = Option("max-clients", value: "N",
                                    help: "clients per TCP server at once, 1–10000 (default 64); when full, a new client is still served and the one most behind is dropped")
 
@@ -19,7 +18,7 @@ enum ServeCommand: Command {
             + "       [--json -|FILE]… [--mqtt mqtt[s]://[USER@]HOST[:PORT]/PREFIX]… [--mqtt-password-file FILE]\n"
             + "       [--mqtt-ca FILE] [--mqtt-cert FILE --mqtt-key FILE]",
         options: SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
-            + LiveGNSSOptions.options + [rate, duration, maxClients] + ServeSinkOptions.options + [RegionOptions.region],
+            + LiveGNSSOptions.options + [rate, DurationOption.duration, maxClients] + ServeSinkOptions.options + [RegionOptions.region],
         discussion: """
         Reads the sensor (and GNSS) as 'watch' does and publishes every update to each sink; every
         sink option can be given more than once. A slow or vanished consumer never holds up the
@@ -61,8 +60,8 @@ enum ServeCommand: Command {
                                calibrationPath: arguments.string(CalibrationFileOption.calibration),
                                heading: heading.settings, gnss: try LiveGNSSOptions(arguments).choice, distanceFilter: 5)
         live.regions = try RegionOptions.regions(arguments)
-        var request = ServeRequest(live: live, rate: try arguments.double(rate, in: 1...50) ?? 10,
-                                   duration: try arguments.double(duration, in: 0.001...1e9), nmea: sinks.nmea,
+        var request = ServeRequest(live: live, rate: try arguments.numberValue(rate),
+                                   duration: try arguments.double(DurationOption.duration, in: 0.001...1e9), nmea: sinks.nmea,
                                    signalK: sinks.signalK, json: sinks.json, mqtt: sinks.mqtt, talker: sinks.talker)
         request.mqttOptions = sinks.mqttOptions
         request.maximumClients = try arguments.int(maxClients, in: 1...10_000) ?? StreamServer.defaultMaximumClients

@@ -5,7 +5,8 @@ import Session
 
 /// `lodestone track`: movement reports from gpsd (or the simulator), one line per reported fix.
 enum TrackCommand: Command {
-    static let format = Option("format", value: "FORMAT", choices: ["text", "csv", "json"], help: "text (default), csv (with a header) or json (one object per line)")
+    static let format = Option("format", value: "FORMAT", choices: TrackOutput.Format.self, default: .text,
+                               help: "text, csv (with a header) or json (one object per line)")
     static let distanceFilter = Option("distance-filter", value: "M", help: "report only after moving at least M metres (default 5 for text, 0 for csv/json)")
     static let style = Option("style", value: "STYLE", choices: ["degrees", "points", "quadrant"], help: "directions as degrees, points (16-point) or quadrant (default, N30°E)")
     static let count = Option("count", value: "N", help: "stop after N reports")
@@ -14,9 +15,9 @@ enum TrackCommand: Command {
         name: "track",
         abstract: "report movement from gpsd fixes: distance, direction, total, speed",
         usage: "[--gpsd HOST:PORT | --simulate [--location LAT,LON]] [--format text|csv|json] [--distance-filter M] [--accuracy M] "
-            + "[--min-mode 2d|3d] [--lang en|zh] [--style degrees|points|quadrant] [--duration S] [--count N]",
+            + "[--min-mode 2d|3d] [--lang en|zh] [--style degrees|points|quadrant] [--timeout S] [--duration S] [--count N]",
         options: GNSSSourceOptions.options + [format, distanceFilter, GNSSOptions.accuracy, GNSSOptions.minMode,
-                                              LanguageOption.lang, style, DurationOption.duration, count, UnitsOption.units],
+                                              LanguageOption.lang, style, GNSSOptions.firstFixTimeout, DurationOption.duration, count, UnitsOption.units],
         discussion: """
         Each report gives the geodesic distance and direction from the previous report, the total so far,
         and speed and course. A move smaller than the two fixes' combined error is reported as
@@ -28,7 +29,7 @@ enum TrackCommand: Command {
         """)
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-        let outputFormat = TrackOutput.Format(rawValue: try arguments.choice(format) ?? "text") ?? .text
+        let outputFormat = try arguments.chosen(format, as: TrackOutput.Format.self)
         let bearingStyle: BearingStyle
         switch try arguments.choice(style) ?? "quadrant" {
         case "degrees": bearingStyle = .degrees(decimals: 0)
@@ -42,7 +43,8 @@ enum TrackCommand: Command {
             maximumHorizontalError: try GNSSOptions.maximumError(arguments),
             minimumMode: try GNSSOptions.minimumMode(arguments),
             duration: try arguments.double(DurationOption.duration, in: 0.1...31_536_000),
-            count: try arguments.int(count, in: 1...Int.max), units: try UnitsOption.system(arguments))
+            count: try arguments.int(count, in: 1...Int.max), units: try UnitsOption.system(arguments),
+            timeout: try GNSSOptions.timeout(arguments))
         return try TrackSession.run(request, runtime: .system(command: spec.name))
     }
 }

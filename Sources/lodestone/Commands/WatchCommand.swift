@@ -19,9 +19,9 @@ enum WatchCommand: Command {
         name: "watch",
         abstract: "show the live heading: magnetic and true, with accuracy (sensor or simulator)",
         usage: "[--simulate] [sensor options] [--calibration FILE] [--location LAT,LON | --declination DEG]\n"
-            + "       [--gpsd HOST:PORT | --no-gnss] [--rate HZ] [--once] [--log FILE.csv] [--json] [--ascii] [--lang en|zh]",
+            + "       [--gpsd HOST:PORT | --no-gnss] [--rate HZ] [--duration S] [--once] [--log FILE.csv] [--json] [--ascii] [--lang en|zh]",
         options: SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
-            + LiveGNSSOptions.options + [rate, once, timeout, log, json, ascii, LanguageOption.lang, UnitsOption.units,
+            + LiveGNSSOptions.options + [rate, DurationOption.duration, once, timeout, log, json, ascii, LanguageOption.lang, UnitsOption.units,
                                          RegionOptions.region, goto],
         discussion: """
         On a terminal it shows a full-screen dashboard with a compass rose (keys: q quit, t true/mag,
@@ -66,6 +66,7 @@ enum WatchCommand: Command {
                                    onceTimeout: try arguments.double(timeout, in: 0...3600) ?? WatchSession.fixTimeout,
                                    log: logFile, ascii: arguments.flag(ascii), language: language,
                                    units: try UnitsOption.system(arguments), json: arguments.flag(json))
+        request.duration = try arguments.double(DurationOption.duration, in: 0.001...1e9)
         let runtime = Runtime.system(command: spec.name)
         if let target = arguments.string(goto) {
             let userPlaces = try PlacesStore(environment: runtime.environment)?.load() ?? []

@@ -1,10 +1,13 @@
 import Options
+import Outputs
 import Platform
 import Session
 
 /// `lodestone where`: waits for one good fix and prints it.
 enum WhereCommand: Command {
-    static let timeout = Option("timeout", value: "S", help: "give up after S seconds (default 30); exit status 69")
+    static let timeout = Option("timeout", value: "S", range: 0.1...86_400, default: 30,
+                                help: "give up (exit 69) when no good fix has come after S seconds; "
+                                    + "a gpsd that cannot be reached ends it within 3 s")
     static let json = Option("json", help: "print one JSON object")
 
     static let spec = CommandSpec(
@@ -22,15 +25,16 @@ enum WhereCommand: Command {
           lodestone where --accuracy 10
           lodestone where --json --timeout 5 --gpsd 192.168.1.20:2947
           lodestone where --simulate --location 31.23,121.47 --lang zh   # 位于黄浦西南1.16公里，距上海1.43公里
-        JSON: near and town hold name, name_zh, region, country, country_name, time_zone, population,
-        lat, lon, distance_m, direction_deg; near also local_time (null without tzdata).
+        JSON (schema/position.schema.json): {"fix":{…},"device":…,"near":{…},"town":{…},"local_time":…}, the
+        fix with the log's names (\(ReportJSON.fixKeys.joined(separator: ","))), near and town as places
+        (schema/place.schema.json), local_time null without tzdata.
         On timeout it says what it saw (no gpsd, no receiver, no fix, or fixes too poor with the best
         error) and exits 69.
         """)
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         let query = WhereQuery(source: try GNSSSourceOptions(arguments).choice,
-                               timeout: try arguments.double(timeout, in: 0.1...86_400) ?? 30,
+                               timeout: try arguments.numberValue(timeout),
                                maximumHorizontalError: try GNSSOptions.maximumError(arguments),
                                minimumMode: try GNSSOptions.minimumMode(arguments), json: arguments.flag(json),
                                units: try UnitsOption.system(arguments),

@@ -11,6 +11,16 @@ enum GNSSOptions {
     static let minMode = Option("min-mode", value: "MODE", choices: ["2d", "3d"], help: "ignore fixes below this mode: 2d (default) or 3d")
     static let accuracy = Option("accuracy", value: "M", help: "ignore fixes whose horizontal error is above M metres")
 
+    /// `--timeout S` of `goto`, `regions` and `track`: the longest wait for the first good fix.
+    static let firstFixTimeout = Option("timeout", value: "S", range: 0.1...31_536_000,
+                                        help: "give up (exit 69) when no good fix has come after S seconds (without it: no limit); "
+                                            + "a gpsd that cannot be reached ends it within 3 s")
+
+    /// `--timeout`, seconds; nil when absent.
+    static func timeout(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
+        try arguments.number(firstFixTimeout)
+    }
+
     /// `--gpsd`, parsed; nil when absent.
     static func address(_ arguments: ParsedArguments) throws(UsageError) -> GpsdAddress? {
         guard let text = arguments.string(gpsd) else { return nil }

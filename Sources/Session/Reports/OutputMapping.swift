@@ -1,0 +1,114 @@
+import GNSS
+import Heading
+import HeadingLog
+import Navigation
+import Outputs
+import Places
+import Platform
+
+// The one mapping of Lodestone's values onto its outputs: the pipeline's estimate, a fix, a
+// movement report, a region event, a place and `goto`'s guidance become the output formats'
+// records (`HeadingReport`, `FixReport`, `MovementRecord`, `RegionReport`, `PlaceRecord`,
+// `GuidanceRecord`), which `ReportJSON`/`ReportCSV` (JSON and CSV of every command), the NMEA and
+// Signal K writers and MQTT write, and a fix's fields of the log row. The rules live here once:
+// the fix mode's label (`FixMode.label`), the altitude (above mean sea level only, never the
+// ellipsoid height in its place), the time (the fix's, else the arrival's).
+
+extension HeadingReport {
+    /// The output formats' view of a pipeline estimate.
+    public init(_ e: HeadingEstimate) {
+        let card = e.flags.contains(.deviationApplied)
+        self.init(wall: e.wall, monotonic: e.monotonic, magneticHeading: e.magneticHeading,
+                  compassHeading: card ? e.magneticHeading - e.deviation : nil, deviation: card ? e.deviation : nil,
+                  variation: e.declination, variationSource: e.declinationSource.label, trueHeading: e.trueHeading,
+                  rateOfTurn: e.flags.contains(.restarted) ? nil : e.turnRate, roll: e.roll, pitch: e.pitch,
+                  accuracy: e.isAccuracyAvailable ? e.accuracy : nil, fieldStrength: e.fieldStrength,
+                  flags: e.flags.names, rollAccuracy: e.rollAccuracy, pitchAccuracy: e.pitchAccuracy)
+    }
+}
+
+extension FixReport {
+    /// A fix as the outputs see it; `wall` stands in for a fix without a time.
+    public init(_ fix: Fix, wall: Double) {
+        self.init(wall: fix.time ?? wall, mode: fix.mode.label, latitude: fix.lat, longitude: fix.lon,
+                  altitude: fix.altMSL, speed: fix.speed, course: fix.course, horizontalError: fix.horizontalError)
+    }
+}
+
+extension LogRow {
+    /// The log row's GNSS columns from a fix with a position, by the same rules as `FixReport`.
+    mutating func setFix(_ fix: Fix) {
+        let report = FixReport(fix, wall: 0)
+        gnssMode = report.mode
+        latitude = report.latitude
+        longitude = report.longitude
+        altitude = report.altitude
+        speed = report.speed
+        course = report.course
+        horizontalError = report.horizontalError
+    }
+}
+
+extension MovementRecord {
+    /// A movement report, its leg's direction said by `direction` ("N30°E", "stationary").
+    init(_ r: MovementReport, wall: Double, direction: (Leg) -> String) {
+        var fix = FixReport(r.fix, wall: wall)
+        fix.speed = r.speed
+        fix.course = r.course
+        self.init(fix: fix, legDistance: r.leg?.distance, legBearing: r.leg?.direction,
+                  legDirection: r.leg.map(direction), total: r.totalDistance, stationary: r.leg?.isStationary)
+    }
+}
+
+extension RegionReport {
+    /// A region event at a fix (its time, else `wall`).
+    init(_ event: RegionEvent, region: String, fix: Fix?, wall: Double) {
+        self.init(wall: fix?.time ?? wall, region: region, event: event.kind.rawValue,
+                  latitude: fix?.lat, longitude: fix?.lon, distance: event.distance)
+    }
+}
+
+extension PlaceRecord {
+    /// A place's placemark (a gazetteer place's population; none for your own).
+    init(_ place: Place, gazetteer: Bool = true) {
+        func text(_ s: String) -> String? { s.isEmpty ? nil : sanitize(s) }
+        self.init(name: sanitize(place.name), chineseName: place.chineseName.map(sanitize), region: text(place.region),
+                  country: text(place.country), countryName: text(place.countryName), timeZone: text(place.timeZone),
+                  population: gazetteer ? place.population : nil, latitude: place.latitude, longitude: place.longitude)
+        if gazetteer { asciiName = text(place.asciiName) }
+    }
+
+    /// A place `places find` found, with the name that matched and how.
+    init(_ hit: NamedPlace) {
+        if let user = hit.userPlace { self.init(user) } else { self.init(hit.place) }
+        matchedName = hit.matchedName.map(sanitize)
+        match = ["exact", "prefix", "word"][hit.match.rawValue]
+    }
+
+    /// A place near a point: its placemark, the distance and direction to the point, and for your
+    /// own place its radius.
+    init(_ near: NearbyPlace, userPlaces: [UserPlace] = []) {
+        if case .user(let i) = near.source {
+            self.init(near.place, gazetteer: false)
+            radius = i < userPlaces.count ? userPlaces[i].radius : nil
+        } else {
+            self.init(near.place)
+        }
+        distance = near.distance
+        direction = near.direction
+    }
+
+    /// One of your places.
+    init(_ user: UserPlace) {
+        self.init(name: sanitize(user.name), latitude: user.latitude, longitude: user.longitude, radius: user.radius)
+    }
+}
+
+extension GuidanceRecord {
+    /// `goto`'s guidance from a fix.
+    init(_ fix: Fix, _ g: Guidance) {
+        self.init(wall: fix.time, latitude: fix.lat, longitude: fix.lon, distance: g.distance, bearing: g.bearing,
+                  relativeBearing: g.relativeBearing, speedMadeGood: g.speedMadeGood, timeToGo: g.timeToGo,
+                  crossTrackError: g.crossTrackError, arrived: g.arrived)
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every command's JSON output against the published schemas (`schema/`, Draft 2020-12, validated
+/// by python3-jsonschema, which `make test` installs), and the one vocabulary across commands: the
+/// same quantity has the same key everywhere.
+@Suite("JSON outputs against schema/", .serialized)
+struct SchemaValidationTests {
+    static let schemaFolder = packageRoot.appendingPathComponent("schema")
+
+    static var validatorAvailable: Bool {
+        guard let python = executablePath(named: "python3"),
+              let result = try? runProgram(python, ["-c", "import jsonschema"]) else { return false }
+        return result.status == 0
+    }
+
+    /// Validates each file of JSON lines against its schema; the failures, one a line.
+    static let validator = """
+    import json, sys, pathlib
+    import jsonschema
+    folder = pathlib.Path(sys.argv[1])
+    schemas = {p.name: json.loads(p.read_text()) for p in folder.glob("*.schema.json")}
+    def validator_for(name):
+        schema = schemas[name]
+        cls = jsonschema.validators.validator_for(schema)
+        cls.check_schema(schema)
+        try:
+            from referencing import Registry, Resource
+            registry = Registry().with_resources([(s["$id"], Resource.from_contents(s)) for s in schemas.values()])
+            return cls(schema, registry=registry)
+        except ImportError:
+            store = {s["$id"]: s for s in schemas.values()}
+            return cls(schema, resolver=jsonschema.RefResolver.from_schema(schema, store=store))
+    failures = 0
+    for pair in sys.argv[2:]:
+        name, path = pair.split("=", 1)
+        v = validator_for(name)
+        for n, line in enumerate(pathlib.Path(path).read_text().splitlines(), 1):
+            if not line.strip():
+                continue
+            for error in v.iter_errors(json.loads(line)):
+                failures += 1
+                print(f"{name} {path}:{n}: {'/'.join(map(str, error.absolute_path))}: {error.message}")
+    sys.exit(1 if failures else 0)
+    """
+
+    /// The JSON lines of every command that writes JSON, by the schema each follows.
+    static func outputs(in folder: URL) throws -> [(schema: String, command: [String], lines: [String])] {
+        let places = folder.appendingPathComponent("config/lodestone")
+        try FileManager.default.createDirectory(at: places, withIntermediateDirectories: true)
+        try "Home,52.3702,4.8952,50\nBoat,-33.87,151.21\n".write(to: places.appendingPathComponent("places.csv"), atomically: true, encoding: .utf8)
+        let environment = ["HOME": folder.path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
+        let log = folder.appendingPathComponent("run.csv").path
+        let runs: [(String, [String])] = [
+            ("heading-update", ["watch", "--simulate", "--json", "--duration", "1.5"]),
+            ("heading-update", ["serve", "--simulate", "--json", "-", "--duration", "1.5", "--refine"]),
+            ("movement", ["track", "--simulate", "--format", "json", "--count", "3", "--distance-filter", "0"]),
+            ("position", ["where", "--simulate", "--json"]),
+            ("position", ["where", "--simulate", "--location", "52.52,5.07", "--json"]),
+            ("place", ["places", "near", "--lat", "52.52", "--lon", "5.07", "--json"]),
+            ("place", ["places", "near", "--lat", "52.3702", "--lon", "4.8952", "--json"]),
+            ("place", ["places", "find", "Peking", "--json"]),
+            ("place", ["places", "list", "--json"]),
+            ("goto-guidance", ["goto", "52.6425,5.0597", "--simulate", "--location", "52.62,5.03", "--format", "json", "--count", "3"]),
+            ("region-event", ["regions", "--simulate", "--region", "here:-33.8694,151.1990,500", "--region", "far:52,5,10",
+                              "--format", "json", "--duration", "2.5"]),
+            ("analysis-summary", ["log", "--simulate", "--output", log, "--duration", "2"]),
+            ("analysis-summary", ["analyze", log, "--json"]),
+        ]
+        var outputs: [(String, [String], [String])] = []
+        for (schema, command) in runs {
+            let result = try runLodestone(command, timeout: 30, environment: environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            if command.first == "log" { continue }
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(!lines.isEmpty, "\(command) printed no JSON")
+            outputs.append((schema, command, lines))
+        }
+        return outputs
+    }
+
+    /// Every key of a JSON value, nested ones included.
+    static func keys(_ value: Any) -> Set<String> {
+        if let object = value as? [String: Any] {
+            return object.reduce(into: Set(object.keys)) { $0.formUnion(keys($1.value)) }
+        }
+        if let array = value as? [Any] { return array.reduce(into: []) { $0.formUnion(keys($1)) } }
+        return []
+    }
+
+    @Test("every command's JSON validates against its schema; one kind, one set of keys; the same quantity, the same key",
+          .enabled(if: validatorAvailable, "python3-jsonschema is not installed (make test installs it)"))
+    func everyOutput() throws {
+        let folder = try makeTemporaryFolder("schemas")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outputs = try Self.outputs(in: folder)
+        var pairs: [String] = []
+        for (index, output) in outputs.enumerated() {
+            let file = folder.appendingPathComponent("out-\(index).jsonl")
+            try (output.lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+            pairs.append(output.schema + ".schema.json=" + file.path)
+            // Every object of one kind has the same keys, in the same order.
+            let orders = Set(output.lines.compactMap { line -> String? in
+                guard let data = line.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                    return nil
+                }
+                return object.keys.sorted().joined(separator: ",")
+            })
+            #expect(orders.count == 1, "\(output.command): objects with different keys: \(orders)")
+        }
+        let python = try #require(executablePath(named: "python3"))
+        let result = try runProgram(python, ["-c", Self.validator, Self.schemaFolder.path] + pairs, timeout: 60)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+
+        // The same quantity has one key in every command's output: the CSV log's.
+        var keysByCommand: [String: Set<String>] = [:]
+        for output in outputs {
+            for line in output.lines {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) else { continue }
+                keysByCommand[output.command[0], default: []].formUnion(Self.keys(object))
+            }
+        }
+        let synonyms = ["lat", "lon", "latitude", "longitude", "mode", "fix_mode", "alt_hae_m", "alt_msl_m", "altitude",
+                        "heading_magnetic_deg", "heading_magnetic_raw_deg", "speed", "course", "eph", "timestamp", "t"]
+        for (command, keys) in keysByCommand {
+            #expect(keys.isDisjoint(with: synonyms), "\(command) uses \(keys.intersection(synonyms))")
+        }
+        for (quantity, key, commands) in [("latitude", "lat_deg", ["watch", "serve", "track", "where", "places", "goto", "regions"]),
+                                          ("longitude", "lon_deg", ["watch", "serve", "track", "where", "places", "goto", "regions"]),
+                                          ("fix mode", "gnss_mode", ["watch", "serve", "track", "where"]),
+                                          ("altitude", "alt_m", ["watch", "serve", "track", "where"]),
+                                          ("horizontal error", "eph_m", ["watch", "serve", "track", "where"]),
+                                          ("speed over ground", "speed_mps", ["watch", "serve", "track", "where"]),
+                                          ("time", "time", ["watch", "serve", "track", "where", "goto", "regions"]),
+                                          ("distance", "distance_m", ["places", "goto", "regions", "analyze"])] {
+            for command in commands {
+                #expect(keysByCommand[command]?.contains(key) == true, "\(command) names the \(quantity) other than \(key)")
+            }
+        }
+    }
+
+    @Test("each schema is Draft 2020-12, closed, with every property required and described with its unit")
+    func schemasAreClosed() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.schemaFolder.path).filter { $0.hasSuffix(".schema.json") }
+        #expect(Set(files) == ["heading-update.schema.json", "fix.schema.json", "movement.schema.json", "region-event.schema.json",
+                               "place.schema.json", "goto-guidance.schema.json", "position.schema.json",
+                               "analysis-summary.schema.json"])
+        var typeOfKey: [String: String] = [:]
+        for file in files {
+            let data = try Data(contentsOf: Self.schemaFolder.appendingPathComponent(file))
+            let schema = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(schema["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema", "\(file)")
+            #expect(schema["additionalProperties"] as? Bool == false, "\(file)")
+            let properties = try #require(schema["properties"] as? [String: [String: Any]])
+            #expect(Set(schema["required"] as? [String] ?? []) == Set(properties.keys), "\(file): every key is always present")
+            for (key, property) in properties {
+                let description = property["description"] as? String ?? ""
+                #expect(!description.isEmpty, "\(file) \(key) has no description")
+                // A key with a unit in its name says the unit in words.
+                for (suffix, unit) in [("_deg", "degrees"), ("_m", "metres"), ("_mps", "metres per second"), ("_s", "seconds"),
+                                       ("_uT", "microtesla"), ("_dps", "degrees per second"), ("_hz", "hertz")]
+                    where key.hasSuffix(suffix) {
+                    #expect(description.contains(unit), "\(file) \(key): '\(description)' does not say \(unit)")
+                }
+                // The same key has the same type in every schema (whether it may be null aside).
+                let types = (property["type"] as? [String]) ?? (property["type"] as? String).map { [$0] }
+                if let type = types.map({ $0.filter { $0 != "null" }.joined(separator: "|") }) {
+                    if let seen = typeOfKey[key], key != "time" { #expect(seen == type, "\(key) is \(seen) and \(type)") }
+                    typeOfKey[key] = type
+                }
+            }
+        }
+    }
+}
