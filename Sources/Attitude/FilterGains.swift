@@ -60,7 +60,7 @@ struct FilterTuning: Sendable {
         accelerometerNoise = noise * noise
         rejectionTangent = tan(radians(min(89.9, max(0, s.accelerationRejectionDegrees))))
         biasLeanSpan = 3 * max(0, s.accelerationReferenceTimeConstant - s.accelerationRejectionTimeConstant)
-        lagMinimumRate = s.magneticLagMinimumRate * .pi / 180
+        lagMinimumRate = radians(s.magneticLagMinimumRate)
         tiltNoiseSquare = s.tiltNoiseDegrees * s.tiltNoiseDegrees
         rotationDrift = (s.gyroScaleUncertainty * s.gyroScaleUncertainty
                          + s.gyroRotationUncertainty * s.gyroRotationUncertainty).squareRoot()

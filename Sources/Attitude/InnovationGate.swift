@@ -1,3 +1,5 @@
+import Linear
+
 /// Rejects magnetometer headings that disagree with the gyro-carried heading by more than the field
 /// normally scatters: a disturbance that leaves |B| and dip unchanged (a field added at right angles
 /// to the horizontal component) still turns the measured heading, while the gyro says the body did

@@ -1,3 +1,5 @@
+import Linear
+
 /// Learns how far the magnetometer lags the gyro and removes the heading error that lag causes in
 /// fast turns.
 ///

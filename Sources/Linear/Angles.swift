@@ -50,9 +50,14 @@ import Darwin
 @inlinable public func lowPassGain(dt: Double, tau: Double) -> Double {
     guard tau > 0 else { return 1 }
     guard dt > 0 else { return 0 }
-    let x = dt / tau
+    return lowPassGain(ratio: dt / tau)
+}
+
+/// 1 − e^(−x), the gain of a step `x` = dt / τ (x ≥ 0), for a filter that keeps 1 / τ and so needs
+/// no division per step: by its series while x is small (the first omitted term is below 1e-9 of the
+/// result), else `expm1`.
+@inlinable @inline(__always) public func lowPassGain(ratio x: Double) -> Double {
     if x < 0.125 {
-        // 1 − e^(−x) by its series; the first omitted term is below 1e-9 of the result here.
         return x * (1 - x * (0.5 - x * (1.0 / 6 - x * (1.0 / 24 - x * (1.0 / 120 - x * (1.0 / 720))))))
     }
     return -expm1(-x)

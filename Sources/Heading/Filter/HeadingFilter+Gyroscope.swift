@@ -23,7 +23,7 @@ extension HeadingFilter {
         if attitude == nil { attitude = AttitudeFilter() }
         if let expected, expected != attitudeField {
             // The field in the magnetic-north frame the attitude filter works in: north and down.
-            let dip = expected.inclination * .pi / 180
+            let dip = radians(expected.inclination)
             attitude?.setExpectedField(ned: Vector3(expected.totalField * cos(dip), 0, expected.totalField * sin(dip)))
             attitudeField = expected
         }
@@ -91,7 +91,7 @@ extension HeadingFilter {
     public mutating func observeGroundTrack(speed: Double, speedRate: Double, courseRate: Double, monotonic: Double) {
         guard attitude != nil, monotonic.isFinite, speed.isFinite, speedRate.isFinite, courseRate.isFinite else { return }
         let g = VehicleAcceleration.standardGravity
-        let along = speedRate / g, across = speed * courseRate * .pi / 180 / g
+        let along = speedRate / g, across = speed * radians(courseRate) / g
         attitude?.setVehicleAcceleration(.body(Vector3(along, across, 0)), time: monotonic)
     }
 }
