@@ -87,6 +87,19 @@ public struct Option: Sendable {
     }
 
     public var isFlag: Bool { valueName == nil }
+
+    /// How the option reads in a usage line: `[--name VALUE]`, `[--json]`, a typed choice's words
+    /// as its value (`[--format text|csv]`), `...` after a repeatable one.
+    public var usageWord: String {
+        var word = "[--" + name
+        if case .choice? = facts, !choices.isEmpty {
+            word += " " + choices.joined(separator: "|")
+        } else if let v = valueName {
+            word += " " + v
+        }
+        word += "]"
+        return repeatable ? word + "..." : word
+    }
 }
 
 /// A subcommand's interface: its name, what it does, and its options.
@@ -94,8 +107,6 @@ public struct CommandSpec: Sendable {
     public var name: String
     /// One line for the command list.
     public var abstract: String
-    /// Usage lines after the command name, e.g. "[--simulate] [--rate HZ]".
-    public var usage: String
     public var options: [Option]
     /// Names for positional arguments in help; empty means none are accepted.
     public var positionals: [String]
@@ -104,16 +115,36 @@ public struct CommandSpec: Sendable {
     /// How each positional argument completes, in order (empty: from the positionals' names).
     public var positionalCompletions: [ValueCompletion]
 
-    public init(name: String, abstract: String, usage: String = "", options: [Option],
+    public init(name: String, abstract: String, options: [Option],
                 positionals: [String] = [], positionalCompletions: [ValueCompletion] = [], discussion: String = "") {
         self.positionalCompletions = positionalCompletions
         self.name = name
         self.abstract = abstract
-        self.usage = usage
         self.options = options
         self.positionals = positionals
         self.discussion = discussion
     }
+
+    /// The usage after the command name, generated from the positionals and every declared option
+    /// (`[--rate HZ]`, `[--format text|csv|json]`, `[--region SPEC]...`), wrapped before `width`
+    /// columns with continuation lines indented under the first: what `--help` and the man page show.
+    public var usage: String {
+        let words = positionals + options.map(\.usageWord)
+        var lines: [String] = []
+        var line = ""
+        for word in words {
+            if !line.isEmpty && line.count + 1 + word.count > CommandSpec.usageWidth {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n       ")
+    }
+
+    /// Columns a usage line's options fill before the next line.
+    static let usageWidth = 88
 
     func option(named name: String) -> Option? { options.first { $0.name == name } }
     func option(short: Character) -> Option? { options.first { $0.short == short } }

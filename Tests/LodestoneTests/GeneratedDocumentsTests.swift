@@ -13,8 +13,7 @@ struct GeneratedDocumentsTests {
     static let awkward = ProgramInterface(
         name: "lodestone", version: "9.9", summary: "awkward – text",
         description: ".dot first\n'quote first\n  example --x",
-        commands: [CommandSpec(name: "a-b", abstract: "it's [odd]: \"very\"", usage: "[--x FILE]\n    [--y Y]",
-                               options: [Option("x", short: "x", value: "FILE", help: "a\\b 'c' [d] e:f $g `h` 10°"),
+        commands: [CommandSpec(name: "a-b", abstract: "it's [odd]: \"very\"", options: [Option("x", short: "x", value: "FILE", help: "a\\b 'c' [d] e:f $g `h` 10°"),
                                          Option("y", value: "A:B", repeatable: true, choices: ["p-q", "r_s"], help: "y")],
                                positionals: ["FILE"], discussion: "  - list\n.x")])
 

@@ -36,6 +36,26 @@ struct OptionGroupTests {
         }
     }
 
+    @Test("every command's usage line names each declared option, and nothing it does not declare")
+    func usageLinesAreGenerated() {
+        for command in allCommands {
+            let spec = command.spec
+            let usage = spec.usage
+            let named = usage.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "[" || $0 == "]" })
+                .filter { $0.hasPrefix("--") }
+                .map { String($0.dropFirst(2)) }
+            #expect(Set(named) == Set(spec.options.map(\.name)),
+                    "\(spec.name): usage '\(usage)' and declared options differ")
+            #expect(named.count == spec.options.count, "\(spec.name): an option appears twice in its usage")
+            let help = helpText(for: spec)
+            #expect(help.contains("usage: lodestone \(spec.name) \(usage)\n"))
+            for line in usage.split(separator: "\n") { #expect(line.count <= 100, "\(spec.name): usage line too long") }
+        }
+        // `watch` once left six options out of its hand-written usage.
+        let watch = allCommands.first { $0.spec.name == "watch" }!.spec
+        #expect(watch.usage.contains("[--once]") && watch.usage.contains("[--goto TARGET]"))
+    }
+
     @Test("--gpsd has one definition and one help text wherever it appears")
     func oneGpsdOption() {
         let helps = Set(allCommands.flatMap { $0.spec.options }.filter { $0.name == "gpsd" }.map(\.help))

@@ -7,8 +7,7 @@ let awkwardInterface = ProgramInterface(
     name: "demo", version: "1.2.3", summary: "a demo – for tests",
     description: "First paragraph, with a 'quote'.\n.starts with a dot\n  demo run --fast\n\nSecond paragraph.",
     commands: [
-        CommandSpec(name: "run", abstract: "run it: fast [or slow]", usage: "[--fast] [--out FILE]\n       [--mode MODE]",
-                    options: [
+        CommandSpec(name: "run", abstract: "run it: fast [or slow]", options: [
                         Option("fast", short: "f", help: "go \"fast\" (it's [really] fast: 10°)"),
                         Option("out", value: "FILE", help: "write to FILE\\here"),
                         Option("mode", value: "MODE", choices: ["a", "b", "a"], help: "a or b"),
@@ -16,7 +15,7 @@ let awkwardInterface = ProgramInterface(
                     ],
                     positionals: ["FILE.csv"],
                     discussion: "Notes.\n  demo run --fast   # example\n'quoted start"),
-        CommandSpec(name: "shell", abstract: "pick a shell", usage: "bash|zsh", options: [],
+        CommandSpec(name: "shell", abstract: "pick a shell", options: [],
                     positionals: ["bash|zsh"]),
     ],
     overviewNotes: ["More: demo COMMAND --help"],
@@ -58,8 +57,8 @@ struct DocumentationTests {
         #expect(requests.isSubset(of: [".\\\"", ".TH", ".ad", ".nh", ".SH", ".SS", ".PP", ".TP", ".B", ".I", ".RI", ".br", ".RS", ".RE", ".nf", ".fi"]))
         // Examples are kept as lines, prose is filled.
         #expect(page.contains(".RS 2\n.nf\ndemo run \\-\\-fast\n.fi\n.RE"))
-        // The two usage lines become one filled line.
-        #expect(page.contains("\\fBdemo run\\fR [\\-\\-fast] [\\-\\-out FILE] [\\-\\-mode MODE]"))
+        // The usage, generated from the positionals and options, is one filled line.
+        #expect(page.contains("\\fBdemo run\\fR FILE.csv [\\-\\-fast] [\\-\\-out FILE] [\\-\\-mode MODE]"))
     }
 
     @Test("an unknown build date leaves the title line's date empty")

@@ -11,7 +11,6 @@ enum AnalyzeCommand: Command {
     static let spec = CommandSpec(
         name: "analyze",
         abstract: "summarise a CSV log; plot it as SVG and export its GNSS track as GPX",
-        usage: "FILE.csv [--svg PLOT.svg] [--gpx TRACK.gpx] [--json]",
         options: [svg, gpx, json, UnitsOption.units],
         positionals: ["FILE.csv"],
         discussion: """

@@ -31,10 +31,6 @@ enum CalibrateCommand: Command {
     static let spec = CommandSpec(
         name: "calibrate",
         abstract: "calibrate the magnetometer (wizard), record raw samples, or fit a recording",
-        usage: "[--simulate] [--sensor NAME] [--bus N] [--address 0xNN] [--location LAT,LON] [--yes | --output FILE] "
-            + "[--align [--bearing B]] [--accel]\n"
-            + "       lodestone calibrate --record FILE [--duration S] [sensor options]\n"
-            + "       lodestone calibrate --from-file FILE [--output FILE] [--unit uT|gauss|counts] [--sensor NAME]",
         options: SensorOptions.options + [PlaceOption.location, yes, output, align, bearing, accel, duration, record,
                                           fromFile, unit, force, vehicle, ascii, simSpeed],
         discussion: """

@@ -7,7 +7,6 @@ enum CompletionCommand: Command {
     static let spec = CommandSpec(
         name: "completion",
         abstract: "print the shell completion script for bash, zsh or fish",
-        usage: "bash|zsh|fish",
         options: [],
         positionals: [CompletionShell.allCases.map(\.rawValue).joined(separator: "|")],
         discussion: """

@@ -18,8 +18,6 @@ enum DeclinationCommand: Command {
     static let spec = CommandSpec(
         name: "declination",
         abstract: "magnetic declination and field from the World Magnetic Model (WMM2025)",
-        usage: "--lat DEG --lon DEG [--date YYYY-MM-DD | --year Y] [--height-km H] [--json]\n"
-            + "       lodestone declination --csv < points.csv",
         options: [lat, lon, date, year, heightKm, json, csv, allowExtrapolation],
         discussion: """
         East declination is positive: true heading = magnetic heading + declination.

@@ -10,7 +10,6 @@ enum DetectCommand: Command {
     static let spec = CommandSpec(
         name: "detect",
         abstract: "find and identify the I²C magnetometers and accelerometers",
-        usage: "[--bus N] [--json] [--simulate [--sensor NAME] [--accelerometer NAME]]",
         options: [json] + SensorOptions.options,
         discussion: """
         Each address a supported chip can use is probed (0x0c 0x0d 0x10–0x13 0x18 0x19 0x1c 0x1d 0x1e

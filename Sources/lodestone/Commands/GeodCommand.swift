@@ -12,9 +12,6 @@ enum GeodCommand: Command {
     static let spec = CommandSpec(
         name: "geod",
         abstract: "distance and azimuths between points on the WGS84 ellipsoid (or the reverse)",
-        usage: "--inverse LAT1 LON1 LAT2 LON2 [--json]\n"
-            + "       lodestone geod --direct LAT1 LON1 AZIMUTH DISTANCE_M [--json]\n"
-            + "       lodestone geod --inverse|--direct --csv < input.csv",
         options: [inverse, direct, csv, json],
         positionals: ["LAT1", "LON1", "LAT2|AZIMUTH", "LON2|DISTANCE_M"],
         discussion: """

@@ -15,8 +15,6 @@ enum GotoCommand: Command {
     static let spec = CommandSpec(
         name: "goto",
         abstract: "steer to a place or a position: distance, bearing, speed made good, ETA, cross-track error",
-        usage: "TARGET [--gpsd HOST:PORT | --simulate [--location LAT,LON]] [--compass [--sensor NAME ...]] [--format text|csv|json] [--radius M] [--stop-on-arrival] "
-            + "[--accuracy M] [--min-mode 2d|3d] [--lang en|zh] [--timeout S] [--duration S] [--count N]",
         options: SensorOptions.options + [GNSSOptions.gpsd, SimulatedLocation.option, compass, CalibrationFileOption.calibration, format, radius, stop,
                                           GNSSOptions.accuracy, GNSSOptions.minMode,
                                               LanguageOption.lang, GNSSOptions.firstFixTimeout, DurationOption.duration, count, UnitsOption.units],

@@ -20,8 +20,6 @@ enum HeadingCommand: Command {
     static let spec = CommandSpec(
         name: "heading",
         abstract: "run a recorded raw file (t,x,y,z[,ax,ay,az][,gx,gy,gz]) or a log through the filter stage",
-        usage: "--from-file raw.csv [--calibration PROFILE] [--location LAT,LON | --declination DEG]\n"
-            + "       [--year Y] [--unit uT|gauss|nT] [--residual UT] [--smoothing S] [--format csv|json] [--refine]",
         options: [fromFile, calibration, sensor, year, unit, residual, format] + HeadingOptions.replayOptions,
         discussion: """
         Output columns: t (copied from the input), heading_mag_deg, heading_true_deg, accuracy_deg,

@@ -11,8 +11,6 @@ enum LogCommand: Command {
     static let spec = CommandSpec(
         name: "log",
         abstract: "log the heading to a CSV file, headless; the file survives kills and power cuts",
-        usage: "--output FILE.csv [--rate HZ] [--duration S] [--overwrite] [--fsync-interval S]\n"
-            + "       [--rotate-size MB | --rotate daily] [--simulate] [sensor options]",
         options: [LogFileOptions.output, rate, DurationOption.duration] + LogFileOptions.options.dropFirst()
             + LiveGNSSOptions.options + SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
             + [RegionOptions.region],

@@ -15,10 +15,6 @@ enum PlacesCommand: Command {
     static let spec = CommandSpec(
         name: "places",
         abstract: "nearby places, places by name, and your own places (offline gazetteer)",
-        usage: "near --lat LAT --lon LON [--count N] [--json] [--lang en|zh]\n"
-            + "       lodestone places find NAME [--count N] [--json]\n"
-            + "       lodestone places add NAME --lat LAT --lon LON [--radius M]\n"
-            + "       lodestone places list [--json | --names] | remove NAME",
         options: [PointOptions.lat, PointOptions.lon, count, json, names, radius, LanguageOption.lang, UnitsOption.units],
         positionals: ["ACTION", "NAME"],
         positionalCompletions: [.words(actions), SavedPlaceNames.completion],

@@ -19,8 +19,6 @@ enum RegionsCommand: Command {
     static let spec = CommandSpec(
         name: "regions",
         abstract: "report entering, leaving and staying in circular regions from gpsd fixes",
-        usage: "[--region NAME:LAT,LON,RADIUS_M ...] [--gpsd HOST:PORT | --simulate [--location LAT,LON]] [--dwell S] "
-            + "[--on-enter CMD] [--on-exit CMD] [--hook-jobs N] [--hook-timeout S] [--format csv|text|json] [--accuracy M] [--lang en|zh] [--timeout S] [--duration S]",
         options: GNSSSourceOptions.options + [RegionOptions.region, dwell, onEnter, onExit, hookJobs, hookTimeout, format, GNSSOptions.accuracy,
                                               GNSSOptions.minMode, LanguageOption.lang, GNSSOptions.firstFixTimeout, DurationOption.duration, UnitsOption.units],
         discussion: """

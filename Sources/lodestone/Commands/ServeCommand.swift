@@ -12,11 +12,6 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         abstract: "publish the live heading to other software: NMEA 0183, Signal K, JSON, MQTT",
-        usage: "[--simulate] [sensor options] [--calibration FILE] [--location LAT,LON | --declination DEG]\n"
-            + "       [--gpsd HOST:PORT | --no-gnss] [--rate HZ] [--duration S] [--max-clients N] [--talker ID]\n"
-            + "       [--nmea tcp://[HOST]:PORT | udp://HOST:PORT | serial:/dev/PATH[?baud=N]]… [--signalk udp://HOST:PORT | tcp://[HOST]:PORT]…\n"
-            + "       [--json -|FILE]… [--mqtt mqtt[s]://[USER@]HOST[:PORT]/PREFIX]… [--mqtt-password-file FILE]\n"
-            + "       [--mqtt-ca FILE] [--mqtt-cert FILE --mqtt-key FILE]",
         options: SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
             + LiveGNSSOptions.options + [rate, DurationOption.duration, maxClients] + ServeSinkOptions.options + [RegionOptions.region],
         discussion: """

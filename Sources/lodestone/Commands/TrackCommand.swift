@@ -14,8 +14,6 @@ enum TrackCommand: Command {
     static let spec = CommandSpec(
         name: "track",
         abstract: "report movement from gpsd fixes: distance, direction, total, speed",
-        usage: "[--gpsd HOST:PORT | --simulate [--location LAT,LON]] [--format text|csv|json] [--distance-filter M] [--accuracy M] "
-            + "[--min-mode 2d|3d] [--lang en|zh] [--style degrees|points|quadrant] [--timeout S] [--duration S] [--count N]",
         options: GNSSSourceOptions.options + [format, distanceFilter, GNSSOptions.accuracy, GNSSOptions.minMode,
                                               LanguageOption.lang, style, GNSSOptions.firstFixTimeout, DurationOption.duration, count, UnitsOption.units],
         discussion: """

@@ -18,8 +18,6 @@ enum WatchCommand: Command {
     static let spec = CommandSpec(
         name: "watch",
         abstract: "show the live heading: magnetic and true, with accuracy (sensor or simulator)",
-        usage: "[--simulate] [sensor options] [--calibration FILE] [--location LAT,LON | --declination DEG]\n"
-            + "       [--gpsd HOST:PORT | --no-gnss] [--rate HZ] [--duration S] [--once] [--log FILE.csv] [--json] [--ascii] [--lang en|zh]",
         options: SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
             + LiveGNSSOptions.options + [rate, DurationOption.duration, once, timeout, log, json, ascii, LanguageOption.lang, UnitsOption.units,
                                          RegionOptions.region, goto],

@@ -13,7 +13,6 @@ enum WhereCommand: Command {
     static let spec = CommandSpec(
         name: "where",
         abstract: "print the current position once a good fix arrives",
-        usage: "[--timeout S] [--accuracy M] [--json] [--lang en|zh] [--gpsd HOST:PORT | --simulate [--location LAT,LON]]",
         options: GNSSSourceOptions.options + [timeout, GNSSOptions.accuracy, GNSSOptions.minMode, json, UnitsOption.units,
                                               LanguageOption.lang],
         discussion: """
