@@ -56,6 +56,22 @@ struct OptionGroupTests {
         #expect(watch.usage.contains("[--once]") && watch.usage.contains("[--goto TARGET]"))
     }
 
+    @Test("--min-mode and --style are typed choices with their declared defaults")
+    func minModeAndStyleAreTyped() throws {
+        let track = TrackCommand.spec
+        let absent = try parseArguments([], spec: track)
+        #expect(try GNSSOptions.minimumMode(absent) == .twoD)
+        #expect(try absent.chosen(TrackCommand.style, as: TrackCommand.DirectionStyle.self).bearingStyle == .quadrant(decimals: 0))
+        let given = try parseArguments(["--min-mode", "3d", "--style", "points"], spec: track)
+        #expect(try GNSSOptions.minimumMode(given) == .threeD)
+        #expect(try given.chosen(TrackCommand.style, as: TrackCommand.DirectionStyle.self).bearingStyle == .points16)
+        let degrees = try parseArguments(["--style", "degrees"], spec: track)
+        #expect(try degrees.chosen(TrackCommand.style, as: TrackCommand.DirectionStyle.self).bearingStyle == .degrees(decimals: 0))
+        let help = helpText(for: track)
+        #expect(help.contains("2d or 3d (default 2d)") && help.contains("(N30°E) (default quadrant)"))
+        #expect(track.usage.contains("[--min-mode 2d|3d]") && track.usage.contains("[--style degrees|points|quadrant]"))
+    }
+
     @Test("--gpsd has one definition and one help text wherever it appears")
     func oneGpsdOption() {
         let helps = Set(allCommands.flatMap { $0.spec.options }.filter { $0.name == "gpsd" }.map(\.help))

@@ -8,7 +8,21 @@ enum TrackCommand: Command {
     static let format = Option("format", value: "FORMAT", choices: TrackOutput.Format.self, default: .text,
                                help: "text, csv (with a header) or json (one object per line)")
     static let distanceFilter = Option("distance-filter", value: "M", help: "report only after moving at least M metres (default 5 for text, 0 for csv/json)")
-    static let style = Option("style", value: "STYLE", choices: ["degrees", "points", "quadrant"], help: "directions as degrees, points (16-point) or quadrant (default, N30°E)")
+    static let style = Option("style", value: "STYLE", choices: DirectionStyle.self, default: .quadrant,
+                              help: "directions as degrees, points (16-point) or quadrant (N30°E)")
+
+    /// The words of `--style`: how a report writes its direction of travel.
+    enum DirectionStyle: String, CaseIterable {
+        case degrees, points, quadrant
+
+        var bearingStyle: BearingStyle {
+            switch self {
+            case .degrees: return .degrees(decimals: 0)
+            case .points: return .points16
+            case .quadrant: return .quadrant(decimals: 0)
+            }
+        }
+    }
     static let count = Option("count", value: "N", help: "stop after N reports")
 
     static let spec = CommandSpec(
@@ -28,12 +42,7 @@ enum TrackCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         let outputFormat = try arguments.chosen(format, as: TrackOutput.Format.self)
-        let bearingStyle: BearingStyle
-        switch try arguments.choice(style) ?? "quadrant" {
-        case "degrees": bearingStyle = .degrees(decimals: 0)
-        case "points": bearingStyle = .points16
-        default: bearingStyle = .quadrant(decimals: 0)
-        }
+        let bearingStyle = try arguments.chosen(style, as: DirectionStyle.self).bearingStyle
         let request = TrackRequest(
             source: try GNSSSourceOptions(arguments).choice, format: outputFormat, style: bearingStyle,
             language: try LanguageOption.language(arguments) ?? .en,

@@ -8,7 +8,20 @@ enum GNSSOptions {
     static let gpsd = Option("gpsd", value: "HOST:PORT",
                              help: "where gpsd listens: HOST, HOST:PORT or [IPv6]:PORT (default 127.0.0.1:2947)")
     static let noGNSS = Option("no-gnss", help: "do not use gpsd (or the simulated receiver)")
-    static let minMode = Option("min-mode", value: "MODE", choices: ["2d", "3d"], help: "ignore fixes below this mode: 2d (default) or 3d")
+    static let minMode = Option("min-mode", value: "MODE", choices: MinimumMode.self, default: .twoD,
+                                help: "ignore fixes below this mode: 2d or 3d")
+
+    /// The words of `--min-mode`: the lowest fix mode a command accepts.
+    enum MinimumMode: String, CaseIterable {
+        case twoD = "2d", threeD = "3d"
+
+        var fixMode: FixMode {
+            switch self {
+            case .twoD: return .twoD
+            case .threeD: return .threeD
+            }
+        }
+    }
     static let accuracy = Option("accuracy", value: "M", help: "ignore fixes whose horizontal error is above M metres")
 
     /// `--timeout S` of `goto`, `regions` and `track`: the longest wait for the first good fix.
@@ -31,10 +44,9 @@ enum GNSSOptions {
         }
     }
 
-    /// `--min-mode 2d|3d` (default 2d).
+    /// `--min-mode 2d|3d` (its declared default when absent).
     static func minimumMode(_ arguments: ParsedArguments) throws(UsageError) -> FixMode {
-        guard let text = try arguments.choice(minMode, from: minMode.choices + ["2D", "3D"]) else { return .twoD }
-        return FixMode(name: text) ?? .twoD
+        try arguments.chosen(minMode, as: MinimumMode.self).fixMode
     }
 
     /// `--accuracy M`.
