@@ -16,7 +16,7 @@ enum PlacesCommand: Command {
         name: "places",
         abstract: "nearby places, places by name, and your own places (offline gazetteer)",
         options: [PointOptions.lat, PointOptions.lon, count, json, names, radius, LanguageOption.lang, UnitsOption.units],
-        positionals: ["ACTION", "NAME"],
+        positionals: [actions.joined(separator: "|"), "[NAME]"],
         positionalCompletions: [.words(actions), SavedPlaceNames.completion],
         discussion: """
         near: the places nearest to a point, nearest first (your places first when you are within their
