@@ -6,8 +6,8 @@ import Session
 /// `lodestone serve`: headless, long-running; publishes the heading to other software.
 enum ServeCommand: Command {
     static let rate = Option("rate", value: "HZ", range: 1...50.0, default: 10, help: "updates per second, 1–50")
-    static let maxClients = Option("max-clients", value: "N",
-                                   help: "clients per TCP server at once, 1–10000 (default 64); when full, a new client is still served and the one most behind is dropped")
+    static let maxClients = Option("max-clients", value: "N", range: 1...10_000, default: StreamServer.defaultMaximumClients,
+                                   help: "clients per TCP server at once, 1–10000; when full, a new client is still served and the one most behind is dropped")
 
     static let spec = CommandSpec(
         name: "serve",
@@ -59,7 +59,7 @@ enum ServeCommand: Command {
                                    duration: try arguments.double(DurationOption.duration, in: 0.001...1e9), nmea: sinks.nmea,
                                    signalK: sinks.signalK, json: sinks.json, mqtt: sinks.mqtt, talker: sinks.talker)
         request.mqttOptions = sinks.mqttOptions
-        request.maximumClients = try arguments.int(maxClients, in: 1...10_000) ?? StreamServer.defaultMaximumClients
+        request.maximumClients = try arguments.integerValue(maxClients)
         // A broken pipe on --json - is a closed consumer, not a reason to die.
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)

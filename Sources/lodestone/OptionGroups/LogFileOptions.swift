@@ -5,8 +5,8 @@ import Options
 struct LogFileOptions: OptionGroup {
     static let output = Option("output", short: "o", value: "FILE", help: "the CSV file; rows are appended to an existing log")
     static let overwrite = Option("overwrite", help: "replace the file's contents instead of appending")
-    static let fsyncInterval = Option("fsync-interval", value: "S",
-                                      help: "seconds between syncs to disk, 0.1–60 (default 1): what a power cut can cost")
+    static let fsyncInterval = Option("fsync-interval", value: "S", range: 0.1...60, default: 1,
+                                      help: "seconds between syncs to disk, 0.1–60: what a power cut can cost")
     static let rotateSize = Option("rotate-size", value: "MB",
                                    help: "start a new file (FILE.1.csv, FILE.2.csv, …) before one exceeds MB megabytes")
     static let rotate = Option("rotate", value: "daily", choices: ["daily"], help: "one file per UTC day: FILE-YYYYMMDD.csv")
@@ -23,7 +23,7 @@ struct LogFileOptions: OptionGroup {
             rotation = .size(bytes: Int(megabytes * 1_000_000))
         }
         if try arguments.choice(Self.rotate) != nil { rotation = .daily }
-        let fsync = try arguments.double(Self.fsyncInterval, in: 0.1...60) ?? 1
+        let fsync = try arguments.numberValue(Self.fsyncInterval)
         guard let path = arguments.string(Self.output), !path.isEmpty else {
             if arguments.string(Self.output) != nil {
                 throw .invalidValue(option: Self.output.name, value: "", expected: "a file name")
