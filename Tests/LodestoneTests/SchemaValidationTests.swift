@@ -1,4 +1,5 @@
 import Foundation
+import Outputs
 import Testing
 import TestSupport
 
@@ -95,6 +96,11 @@ struct SchemaValidationTests {
             #expect(!lines.isEmpty, "\(command) printed no JSON")
             outputs.append((schema, command, lines))
         }
+        // serve's life-cycle events (MQTT topic event) need a broker to see on the wire; their payload
+        // is ReportJSON.event's, made here as MQTTSink makes it.
+        outputs.append(("serve-event", ["serve", "mqtt-event"], [("started", "lodestone serve started"), ("sensor", "sensor lost: I/O error"),
+                                                                  ("stopping", "lodestone serve stopping")]
+            .map { ReportJSON.event($0.0, message: $0.1, wall: 1_795_000_000.125).serialized() }))
         return outputs
     }
 
@@ -171,7 +177,7 @@ struct SchemaValidationTests {
         #expect(Set(files) == ["heading-update.schema.json", "fix.schema.json", "movement.schema.json", "region-event.schema.json",
                                "place.schema.json", "goto-guidance.schema.json", "position.schema.json",
                                "analysis-summary.schema.json", "heading-replay.schema.json", "declination.schema.json",
-                               "geodesic.schema.json", "detection.schema.json"])
+                               "geodesic.schema.json", "detection.schema.json", "serve-event.schema.json"])
         var typeOfKey: [String: String] = [:]
         for file in files {
             let data = try Data(contentsOf: Self.schemaFolder.appendingPathComponent(file))

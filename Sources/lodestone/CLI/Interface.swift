@@ -61,7 +61,7 @@ var lodestoneInterface: ProgramInterface {
             /usr/share/doc/lodestone/schema by the Debian package): heading-update, fix, movement,
             region-event, place, goto-guidance, position (where --json), analysis-summary,
             heading-replay (heading --from-file --format json), declination, geodesic (geod --json)
-            and detection (detect --json).
+            detection (detect --json) and serve-event (MQTT event).
             """),
             ManSection("See also", """
             gpsd(8), i2cdetect(8), systemctl(1), journalctl(1).
