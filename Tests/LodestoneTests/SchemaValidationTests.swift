@@ -1,4 +1,5 @@
 import Foundation
+import Outputs
 import Testing
 import TestSupport
 
@@ -52,6 +53,14 @@ struct SchemaValidationTests {
         try "Home,52.3702,4.8952,50\nBoat,-33.87,151.21\n".write(to: places.appendingPathComponent("places.csv"), atomically: true, encoding: .utf8)
         let environment = ["HOME": folder.path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
         let log = folder.appendingPathComponent("run.csv").path
+        // A short recording turning through 360° with accelerometer and gyroscope columns, so every
+        // column of heading --from-file has a value on some line.
+        let raw = folder.appendingPathComponent("raw.csv")
+        let rows = (0..<40).map { i -> String in
+            let a = Double(i) * 9 * .pi / 180
+            return "\(Double(i) * 0.1),\(20 * cos(a)),\(-20 * sin(a)),-40,0,0,1,0,0,90"
+        }
+        try ("t,x,y,z,ax,ay,az,gx,gy,gz\n" + rows.joined(separator: "\n") + "\n").write(to: raw, atomically: true, encoding: .utf8)
         let runs: [(String, [String])] = [
             ("heading-update", ["watch", "--simulate", "--json", "--duration", "1.5"]),
             ("heading-update", ["serve", "--simulate", "--json", "-", "--duration", "1.5", "--refine"]),
@@ -67,16 +76,31 @@ struct SchemaValidationTests {
                               "--format", "json", "--duration", "2.5"]),
             ("analysis-summary", ["log", "--simulate", "--output", log, "--duration", "2"]),
             ("analysis-summary", ["analyze", log, "--json"]),
+            ("heading-replay", ["heading", "--from-file", raw.path, "--format", "json"]),
+            ("heading-replay", ["heading", "--from-file", raw.path, "--format", "json", "--location", "-33.87,151.21", "--year", "2026.5"]),
+            ("declination", ["declination", "--lat", "-33.8694", "--lon", "151.1990", "--year", "2026.5", "--json"]),
+            ("declination", ["declination", "--lat", "89.5", "--lon", "10", "--year", "2026.5", "--json"]),
+            ("geodesic", ["geod", "--inverse", "-33.8694", "151.1990", "-37.8136", "144.9631", "--json"]),
+            ("geodesic", ["geod", "--direct", "-33.8694", "151.1990", "225", "10000", "--json"]),
+            ("detection", ["detect", "--simulate", "--json"]),
+            ("detection", ["detect", "--simulate", "--sensor", "lis2mdl", "--json"]),
         ]
         var outputs: [(String, [String], [String])] = []
         for (schema, command) in runs {
             let result = try runLodestone(command, timeout: 30, environment: environment)
             #expect(result.status == 0, "\(command): \(result.stderr)")
             if command.first == "log" { continue }
-            let lines = result.stdout.split(separator: "\n").map(String.init)
+            // detect prints one indented object: one line once its line breaks go (none is inside a string).
+            let lines = command.first == "detect" ? [result.stdout.split(separator: "\n").joined()]
+                : result.stdout.split(separator: "\n").map(String.init)
             #expect(!lines.isEmpty, "\(command) printed no JSON")
             outputs.append((schema, command, lines))
         }
+        // serve's life-cycle events (MQTT topic event) need a broker to see on the wire; their payload
+        // is ReportJSON.event's, made here as MQTTSink makes it.
+        outputs.append(("serve-event", ["serve", "mqtt-event"], [("started", "lodestone serve started"), ("sensor", "sensor lost: I/O error"),
+                                                                  ("stopping", "lodestone serve stopping")]
+            .map { ReportJSON.event($0.0, message: $0.1, wall: 1_795_000_000.125).serialized() }))
         return outputs
     }
 
@@ -123,17 +147,24 @@ struct SchemaValidationTests {
         }
         let synonyms = ["lat", "lon", "latitude", "longitude", "mode", "fix_mode", "alt_hae_m", "alt_msl_m", "altitude",
                         "heading_magnetic_deg", "heading_magnetic_raw_deg", "speed", "course", "eph", "timestamp", "t"]
+        // heading --from-file copies the recording's own t column through (seconds as recorded, not a
+        // wall time), as its CSV does.
+        let copiedFromInput: [String: Set<String>] = ["heading": ["t"]]
         for (command, keys) in keysByCommand {
+            let keys = keys.subtracting(copiedFromInput[command] ?? [])
             #expect(keys.isDisjoint(with: synonyms), "\(command) uses \(keys.intersection(synonyms))")
         }
-        for (quantity, key, commands) in [("latitude", "lat_deg", ["watch", "serve", "track", "where", "places", "goto", "regions"]),
-                                          ("longitude", "lon_deg", ["watch", "serve", "track", "where", "places", "goto", "regions"]),
+        for (quantity, key, commands) in [("latitude", "lat_deg", ["watch", "serve", "track", "where", "places", "goto", "regions", "declination"]),
+                                          ("longitude", "lon_deg", ["watch", "serve", "track", "where", "places", "goto", "regions", "declination"]),
                                           ("fix mode", "gnss_mode", ["watch", "serve", "track", "where"]),
                                           ("altitude", "alt_m", ["watch", "serve", "track", "where"]),
                                           ("horizontal error", "eph_m", ["watch", "serve", "track", "where"]),
                                           ("speed over ground", "speed_mps", ["watch", "serve", "track", "where"]),
                                           ("time", "time", ["watch", "serve", "track", "where", "goto", "regions"]),
-                                          ("distance", "distance_m", ["places", "goto", "regions", "analyze"])] {
+                                          ("distance", "distance_m", ["places", "goto", "regions", "analyze", "geod"]),
+                                          ("magnetic heading", "heading_mag_deg", ["watch", "serve", "heading"]),
+                                          ("declination", "declination_deg", ["watch", "serve", "heading", "declination"]),
+                                          ("field strength", "field_uT", ["watch", "serve", "heading"])] {
             for command in commands {
                 #expect(keysByCommand[command]?.contains(key) == true, "\(command) names the \(quantity) other than \(key)")
             }
@@ -145,7 +176,8 @@ struct SchemaValidationTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.schemaFolder.path).filter { $0.hasSuffix(".schema.json") }
         #expect(Set(files) == ["heading-update.schema.json", "fix.schema.json", "movement.schema.json", "region-event.schema.json",
                                "place.schema.json", "goto-guidance.schema.json", "position.schema.json",
-                               "analysis-summary.schema.json"])
+                               "analysis-summary.schema.json", "heading-replay.schema.json", "declination.schema.json",
+                               "geodesic.schema.json", "detection.schema.json", "serve-event.schema.json"])
         var typeOfKey: [String: String] = [:]
         for file in files {
             let data = try Data(contentsOf: Self.schemaFolder.appendingPathComponent(file))

@@ -77,7 +77,7 @@ extension MagneticZone {
 
 func declinationJSON(_ f: MagneticField, lat: Double, lon: Double, height: Double, year: Double) -> JSONValue {
     .object([
-        ("decimal_year", .number(year)), ("lat", .number(lat)), ("lon", .number(lon)), ("height_km", .number(height)),
+        ("decimal_year", .number(year)), ("lat_deg", .number(lat)), ("lon_deg", .number(lon)), ("height_km", .number(height)),
         ("declination_deg", .number(f.declination)), ("declination_uncertainty_deg", .number(f.declinationUncertainty)),
         ("declination_change_deg_per_year", .number(f.secular.declination)),
         ("inclination_deg", .number(f.inclination)), ("inclination_change_deg_per_year", .number(f.secular.inclination)),

@@ -59,7 +59,9 @@ var lodestoneInterface: ProgramInterface {
             present, null when the value is unknown. One JSON Schema (Draft 2020-12) per record kind, with
             each property's unit, is in the project's schema/ folder (installed under
             /usr/share/doc/lodestone/schema by the Debian package): heading-update, fix, movement,
-            region-event, place, goto-guidance, position (where --json) and analysis-summary.
+            region-event, place, goto-guidance, position (where --json), analysis-summary,
+            heading-replay (heading --from-file --format json), declination, geodesic (geod --json)
+            detection (detect --json) and serve-event (MQTT event).
             """),
             ManSection("See also", """
             gpsd(8), i2cdetect(8), systemctl(1), journalctl(1).
