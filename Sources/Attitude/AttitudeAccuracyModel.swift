@@ -52,8 +52,8 @@ public struct AttitudeAccuracyModel: Sendable {
     public private(set) var pitchLean = 0.0
     /// Mean square of the heading innovations (degrees²): how far the magnetometer scatters.
     public private(set) var innovationMeanSquare: Double = 0
-    /// Mean square of the innovation's change from one sample to the next (degrees²): with the
-    /// mean square, the time over which the magnetometer's error stays correlated.
+    /// Mean square of the innovation's change from one sample to the next (degrees²): twice the
+    /// magnetometer's white noise (`whiteNoise`), its correlated error changing little in a sample.
     public private(set) var innovationStepMeanSquare: Double = 0
     private var lastInnovation: Double?
     private var innovationProbe = 0.0                   // degrees, the innovations' short average

@@ -386,15 +386,14 @@ public struct AttitudeFilter: Sendable {
         // Ramped from `initialTimeConstant` while initialising, then this period's gains.
         let initialising = elapsed < settings.initialisationDuration
         // At rest the specific force is gravity and noise alone: level quickly (`restAccelerationTimeConstant`).
-        // Unless it leans from the slow average of the specific force (where gravity has been over
-        // the last `accelerationReferenceTimeConstant`) by more than the gyro can have let the tilt
-        // drift (3σ, at least 1°): a steady push without rotation (a launch, a long turn) also holds
-        // the gyro and the accelerometer steady, but it turned the specific force where the gyro
-        // says nothing turned. When the push ends, the specific force is back where it was.
-        // When the push ends, the specific force is back where it was; or, once a rest has shown what
-        // the accelerometer reads for gravity alone, its magnitude is back to that: a push leaning
-        // it by θ lengthens it by sec θ − 1 (0.2 % at 3.6°), which the window's average shows.
-        // (The rest window's own average of the specific force: it has held steady for the window.)
+        // A steady push without rotation (a launch, a long turn) also holds the gyro and the
+        // accelerometer steady, so rest levels only while the rest window's average of the specific
+        // force agrees with its slow average (where gravity has been over the last
+        // `accelerationReferenceTimeConstant`) to within what the gyro can have let the tilt drift
+        // (3σ, at least 1°): a push turned it where the gyro says nothing turned. Or, once a rest has
+        // shown what the accelerometer reads for gravity alone, while its magnitude is back to that:
+        // a push leaning it by θ lengthens it by sec θ − 1 (0.2 % at 3.6°), so the cruise after a
+        // push the slow average took in is levelled too.
         var still = !initialising && flags.contains(.atRest)
         if still {
             let held = strapdown.rotate(rest.filteredAcceleration)
