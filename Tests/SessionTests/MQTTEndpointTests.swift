@@ -56,4 +56,17 @@ struct MQTTEndpointTests {
         let tls = try MQTTOptions(caFile: ca).resolve(url, runtime: h.runtime("serve"))
         #expect(tls.tls == MQTTTLS(caFile: ca))
     }
+
+    @Test("a connection the broker ended in the TLS handshake is not an unreachable broker; a refused or unroutable one is")
+    func failuresBelowAndInTLS() {
+        // libmosquitto reports an OpenSSL failure as EPROTO, sometimes with none of OpenSSL's words
+        // in its log: that is a handshake the broker refused (a client certificate it wants), said
+        // as a TLS failure, never as "cannot reach".
+        for e in [EPROTO, ECONNRESET, EPIPE] {
+            #expect(MQTTSink.isReset(e) && !MQTTSink.isNetworkErrno(e), "errno \(e)")
+        }
+        for e in [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ETIMEDOUT] {
+            #expect(MQTTSink.isNetworkErrno(e) && !MQTTSink.isReset(e), "errno \(e)")
+        }
+    }
 }

@@ -193,8 +193,9 @@ public final class MQTTSink: ServeSink {
 
     /// errno values of a connection the broker made and then ended: over TLS, a handshake it refused
     /// (TLS 1.3 tells a client without the certificate it wants only after the client's side of
-    /// the handshake is done, so the client's first write meets a reset).
-    static func isReset(_ e: Int32) -> Bool { e == ECONNRESET || e == EPIPE }
+    /// the handshake is done, so the client's first write meets a reset), or one OpenSSL failed
+    /// (libmosquitto sets EPROTO; OpenSSL's own words do not always reach the log callback).
+    static func isReset(_ e: Int32) -> Bool { e == ECONNRESET || e == EPIPE || e == EPROTO }
 
     /// errno values that mean the broker cannot be reached at all.
     static func isNetworkErrno(_ e: Int32) -> Bool {
