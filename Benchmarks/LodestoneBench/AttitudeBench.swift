@@ -106,6 +106,9 @@ private func benchSettings() -> AttitudeSettings {
         "restAccelerationTimeConstant": \.restAccelerationTimeConstant,
         "accelerationMinimumTimeConstant": \.accelerationMinimumTimeConstant,
         "accelerationCorrelationTime": \.accelerationCorrelationTime,
+        "dipReferenceTimeConstant": \.dipReferenceTimeConstant,
+        "restFieldTurnDegrees": \.restFieldTurnDegrees,
+        "tiltErrorAveragingTimeConstant": \.tiltErrorAveragingTimeConstant,
         "magneticTimingUncertainty": \.magneticTimingUncertainty,
         "gyroScaleObservationRate": \.gyroScaleObservationRate,
         "restMagnitudeTolerance": \.restMagnitudeTolerance,
@@ -145,7 +148,7 @@ func score(_ trial: BroadTrial) -> HeadingScore {
                       accelerometer: Vector3(r[4], r[5], r[6]), magnetometer: Vector3(r[1], r[2], r[3]))
         if trace {
             let e = filter.estimate
-            StandardOutput().write("trace,\(trial.name),\(r[0]),\(e.headingDegrees ?? .nan),\(t[1]),\(t[3]),\(t[8]),\(e.accuracyDegrees),\(e.flags.rawValue),\(e.gyroBias.x),\(e.gyroBias.y),\(e.gyroBias.z),\(e.rollDegrees),\(e.pitchDegrees),\(t[2]),\(filter.accuracyModel.headingDrift),\(filter.accuracyModel.tiltDrift),\(filter.accuracyModel.innovationMeanSquare.squareRoot()),\(filter.accuracyModel.biasUncertainty),\(filter.magneticInnovationDegrees ?? .nan),\(filter.magneticLagSeconds),\(filter.accuracyModel.headingVariance.squareRoot()),\(filter.accuracyModel.headingSystematic),\(filter.accuracyModel.surviving.squareRoot()),\(filter.accuracyModel.slowRollVariance.squareRoot()),\(filter.accuracyModel.slowPitchVariance.squareRoot()),\(filter.accuracyModel.rollLean),\(filter.accuracyModel.pitchLean)\n")
+            StandardOutput().write("trace,\(trial.name),\(r[0]),\(e.headingDegrees ?? .nan),\(t[1]),\(t[3]),\(t[8]),\(e.accuracyDegrees),\(e.flags.rawValue),\(e.gyroBias.x),\(e.gyroBias.y),\(e.gyroBias.z),\(e.rollDegrees),\(e.pitchDegrees),\(t[2]),\(filter.accuracyModel.headingDrift),\(filter.accuracyModel.tiltDrift),\(filter.accuracyModel.innovationMeanSquare.squareRoot()),\(filter.accuracyModel.biasUncertainty),\(filter.magneticInnovationDegrees ?? .nan),\(filter.magneticLagSeconds),\(filter.accuracyModel.headingVariance.squareRoot()),\(filter.accuracyModel.headingSystematic),\(filter.accuracyModel.surviving.squareRoot()),\(filter.accuracyModel.slowRollVariance.squareRoot()),\(filter.accuracyModel.slowPitchVariance.squareRoot()),\(filter.accuracyModel.rollLean),\(filter.accuracyModel.pitchLean),\(filter.accuracyModel.dipStrayMeanSquare.squareRoot())\n")
         }
         guard isMetricRow(t) else { continue }
         let e = filter.estimate

@@ -21,8 +21,13 @@ import Linear
 ///   rotation, integration errors per degree turned, the lean of a sustained acceleration let into the
 ///   gravity average, the references' own correlated error (the magnetometer's scatter about the
 ///   filtered heading, the averaged gravity's tilt noise);
-/// - *leverage*: a tilt error about the axis across the horizontal field turns the heading by
-///   tan(dip) times itself.
+/// - *leverage*: a tilt error about the horizontal axis along the field turns the heading by
+///   tan(dip) times itself and shows nowhere; the one about the axis across the field shows in the
+///   dip one for one. Tilt errors have no preferred direction on the horizontal (a push, a lean, an
+///   accelerometer's bias or misalignment turn with the vehicle), so the dip's stray from its slow
+///   average, averaged as the heading averages the field (`dipObserved`), measures the one the
+///   heading takes in; the model's roll and pitch variances only weigh the two axes against each
+///   other (a boat's roll error against its pitch's).
 ///
 /// The reported accuracies are `accuracyCoverageFactor` (1.645: 90 % of a normal error) times the
 /// standard deviation.
@@ -30,7 +35,7 @@ import Linear
 /// ```swift
 /// var model = AttitudeAccuracyModel(settings: settings)
 /// model.propagate(netRate: Vector3(0, 0, 3), rate: 3, dt: 0.01, settings: settings)
-/// let accuracy = model.headingAccuracyDegrees(dipTangent: 1.7, settings: settings)
+/// let accuracy = model.headingAccuracyDegrees(dipTangent: 1.7, tiltAlongField: 0.3, settings: settings)
 /// ```
 public struct AttitudeAccuracyModel: Sendable {
     /// Tilt error variance per horizontal axis (degrees²), gyro part.
@@ -71,6 +76,15 @@ public struct AttitudeAccuracyModel: Sendable {
     /// burst of tilt error (an acceleration let in for a second) moves it far less than a lasting one.
     public private(set) var slowRollVariance: Double = 30 * 30
     public private(set) var slowPitchVariance: Double = 30 * 30
+    /// The dip's slow average (degrees), as the field is seen through the estimated tilt; nil
+    /// until a trusted field has been seen (and again after the field's reference was replaced).
+    public private(set) var dipAverage: Double?
+    /// The dip's stray from that average, averaged as the heading averages the field (degrees).
+    public private(set) var dipStray = 0.0
+    /// Mean square of that stray (degrees²): the tilt error about the horizontal axis across the
+    /// field that lasts long enough for the heading to take it in; by symmetry, the same as the
+    /// one about the axis along the field, which turns the heading by tan(dip) times itself.
+    public private(set) var dipStrayMeanSquare: Double
     /// The gyro's scale error (fraction) the references' corrections bound it by, about the
     /// horizontal axes and about the vertical (`observeCorrections`); at most `gyroScaleUncertainty`.
     public private(set) var tiltScale: Double
@@ -94,6 +108,32 @@ public struct AttitudeAccuracyModel: Sendable {
         headingScale = settings.gyroScaleUncertainty
         angleRandomWalk = settings.gyroNoiseDensity * settings.gyroNoiseDensity
         biasRandomWalk = settings.gyroBiasInstability * settings.gyroBiasInstability
+        dipStrayMeanSquare = settings.tiltNoiseDegrees * settings.tiltNoiseDegrees
+    }
+
+    /// A trusted field's dip (degrees) through the estimated tilt. Its stray from the slow average
+    /// (`referenceGain`), averaged over the heading's time constant (`slowGain`) as the heading
+    /// averages the field, is the tilt error about the axis across the field that the heading
+    /// would take in; its mean square (`averagingGain`) stands for the one along the field, which
+    /// nothing shows. A stray shorter than the heading's averaging is mostly averaged away here as
+    /// it is in the heading (what is left of it the innovations show as well).
+    @inline(__always)
+    public mutating func dipObserved(_ dip: Double, referenceGain: Double, slowGain: Double, averagingGain: Double) {
+        guard let average = dipAverage else {
+            dipAverage = dip
+            dipStray = 0
+            return
+        }
+        let updated = average + referenceGain * (dip - average)
+        dipAverage = updated
+        dipStray += slowGain * ((dip - updated) - dipStray)
+        dipStrayMeanSquare += averagingGain * (dipStray * dipStray - dipStrayMeanSquare)
+    }
+
+    /// The field's reference was replaced (another place, another environment): its dip is learnt anew.
+    public mutating func forgetDip() {
+        dipAverage = nil
+        dipStray = 0
     }
 
     /// Gyro rate error about the horizontal axes (°/s, 1σ): the part of the bias that tilts.
@@ -326,12 +366,12 @@ public struct AttitudeAccuracyModel: Sendable {
 
     /// Reported heading accuracy (degrees): heading and tilt uncertainty combined, times the coverage
     /// factor, capped at 180°. `dipTangent` is tan(dip) of the measured field (vertical over
-    /// horizontal component); `acrossField` is the tilt uncertainty about the horizontal axis along
+    /// horizontal component); `tiltAlongField` is the tilt uncertainty about the horizontal axis along
     /// the field's horizontal component (degrees, 1σ), the one a dip turns into heading.
     @inline(__always)
-    public func headingAccuracyDegrees(dipTangent: Double, acrossField: Double, settings: AttitudeSettings) -> Double {
+    public func headingAccuracyDegrees(dipTangent: Double, tiltAlongField: Double, settings: AttitudeSettings) -> Double {
         let leverage = min(8, abs(dipTangent.isFinite ? dipTangent : 8))
-        let tilt = acrossField * leverage
+        let tilt = tiltAlongField * leverage
         let heading = headingUncertainty(settings: settings)
         return min(180, settings.accuracyCoverageFactor * (heading * heading + tilt * tilt).squareRoot())
     }

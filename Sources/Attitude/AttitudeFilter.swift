@@ -150,8 +150,12 @@ public struct AttitudeFilter: Sendable {
             let r00 = 1 - 2 * (q.y * q.y + q.z * q.z), r10 = 2 * (q.x * q.y + q.w * q.z)
             let h2 = r00 * r00 + r10 * r10
             let c2 = h2 > 1e-12 ? r00 * r00 / h2 : 0.5
-            let across = (c2 * accuracy.slowRollVariance + (1 - c2) * accuracy.slowPitchVariance).squareRoot()
-            heading = accuracy.headingAccuracyDegrees(dipTangent: dipTangent, acrossField: across, settings: settings)
+            // The dip shows the tilt error about the axis across the field; the model's roll and
+            // pitch variances say how the one along it, which the dip hides, compares.
+            let hidden = c2 * accuracy.slowRollVariance + (1 - c2) * accuracy.slowPitchVariance
+            let shown = (1 - c2) * accuracy.slowRollVariance + c2 * accuracy.slowPitchVariance
+            let along = (accuracy.dipStrayMeanSquare * hidden / max(shown, 1e-9)).squareRoot()
+            heading = accuracy.headingAccuracyDegrees(dipTangent: dipTangent, tiltAlongField: along, settings: settings)
         }
         return AttitudeEstimate(
             quaternion: q,
@@ -222,14 +226,15 @@ public struct AttitudeFilter: Sendable {
         // rest in proportion to their variances (a Kalman update, recomputed from the same prior
         // as the window lengthens and its mean grows more certain).
         if let accel {
-            rest.update(gyro: gyro, accelerometer: accel, dt: dt, gain: gains.restFilter, settings: settings)
+            rest.update(gyro: gyro, accelerometer: accel, magnetometer: field, dt: dt, gain: gains.restFilter,
+                        fieldGain: gains.restField, settings: settings)
             if rest.isAtRest(settings) {
                 if !resting {
                     restPrior = (bias, accuracy.tiltBiasVariance, accuracy.headingBiasVariance)
                     resting = true
                 }
-                let r = rest.measurementVariance(settings)
-                let kt = restPrior.tilt / (restPrior.tilt + r), kh = restPrior.heading / (restPrior.heading + r)
+                let r = rest.measurementVariance(settings), rv = rest.verticalMeasurementVariance(settings)
+                let kt = restPrior.tilt / (restPrior.tilt + r), kh = restPrior.heading / (restPrior.heading + rv)
                 // Each body axis takes the gain of the part it is of: the vertical's or the tilt's.
                 let d = (inclination * strapdown).inverseRotate(Vector3(0, 0, 1))
                 let gain = Vector3(kt + (kh - kt) * d.x * d.x, kt + (kh - kt) * d.y * d.y, kt + (kh - kt) * d.z * d.z)
@@ -541,7 +546,10 @@ public struct AttitudeFilter: Sendable {
         }
         let holdExceeded = headingDrift - driftAtDisturbance > settings.magneticRejectionMaximumDriftDegrees
         let judged = updateReference(norm: norm, dip: dip, dt: dt, gyroHoldExceeded: holdExceeded)
-        if judged.replaced { flags.insert(.magneticReferenceChanged) }
+        if judged.replaced {
+            flags.insert(.magneticReferenceChanged)
+            accuracy.forgetDip()
+        }
         // What the disagreement may spread by beyond the drift: the field's sample and the gyro's
         // are not taken at quite the same instant, and the heading turns by the vertical rate times
         // that offset (what the lag correction leaves of it).
@@ -558,6 +566,9 @@ public struct AttitudeFilter: Sendable {
             fieldWeight = reference.weight(norm: norm, dipDegrees: dip, settings: settings)
         }
         if weight < 1 && settled { flags.insert(.magneticDisturbance) }
+        if !judged.disturbed {
+            accuracy.dipObserved(dip, referenceGain: gains.dipReference, slowGain: gains.magnetic, averagingGain: gains.tiltError)
+        }
         let biasUncertainty = accuracy.headingBiasUncertainty
         // A field judged disturbed is followed no faster than `magneticTimeConstant` however
         // uncertain the bias: the shorter time constant keeps an unlearned bias from turning the

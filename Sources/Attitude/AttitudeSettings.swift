@@ -221,6 +221,14 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// by a degree (0.017 g) within a second even as its roll stops. Default 0.005 g (0.3°).
     public var restAccelerationSteadiness: Double = 0.005
 
+    /// Farthest the field may turn about gravity during a rest (degrees), the field averaged over
+    /// `restMinimumDuration`. A turn about the vertical leaves gravity where it is in the body and
+    /// can read as steady as a bias on the gyro (a boat or a ship turning at 1 °/s); only the field
+    /// shows it. The averaged field's turn is noise within about 0.2° (0.5 µT per sample across a
+    /// 15 µT horizontal field, averaged over 1.5 s at 100 Hz), five times below this. A rest also
+    /// claims the vertical bias no better than this turn over its duration allows. Default 1°.
+    public var restFieldTurnDegrees: Double = 1
+
     /// Time constant (s) of the short averages used for rest detection. Default 0.5 s.
     public var restFilterTimeConstant: Double = 0.5
 
@@ -286,7 +294,22 @@ public struct AttitudeSettings: Sendable, Hashable {
     public var gyroRotationUncertainty: Double = 0.0005
 
     /// Tilt uncertainty (degrees, 1σ) of the averaged gravity when the motion is calm. Default 0.5°.
+    /// Also the prior of the tilt error the heading takes in (`tiltErrorAveragingTimeConstant`),
+    /// until the field's dip has shown it.
     public var tiltNoiseDegrees: Double = 0.5
+
+    /// Time constant (s) of the slow average of the field's dip as the estimated tilt shows it: the
+    /// dip the sensor sees over minutes, against which the accuracy model measures how far the
+    /// tilt strays about the horizontal axis across the field. Default 120 s.
+    public var dipReferenceTimeConstant: Double = 120
+
+    /// Time constant (s) of the mean square of the dip's stray from that average, each stray first
+    /// averaged over `magneticTimeConstant` as the heading averages the field. A tilt error about
+    /// the axis along the field turns the heading by tan(dip) times itself and shows nowhere; one
+    /// about the axis across it shows as that stray in the dip, one for one. Errors of tilt have no
+    /// preferred direction on the horizontal (a push, a lean, an accelerometer bias turn with the
+    /// vehicle), so the one the dip shows measures the one it hides. Default 60 s.
+    public var tiltErrorAveragingTimeConstant: Double = 60
 
     /// Time constant (s) of the earth-frame average of the rotation rate whose magnitude drives the
     /// scale-factor part of the drift (back-and-forth rotation cancels out). Default 15 s.

@@ -21,7 +21,10 @@ struct FilterTuning: Sendable {
     let candidate: LowPass
     let lag: LowPass
     let restFilter: LowPass
+    let restField: LowPass                  // the field's average for rest detection
     let innovationProbe: LowPass            // the innovations' short average (accuracy model)
+    let dipReference: LowPass               // the dip's slow average (accuracy model)
+    let tiltError: LowPass                  // the mean square of the dip's stray from it
     let restGravity: LowPass                // the gravity average while at rest
     let restGravityStage: LowPass           // each of its stages
     /// The accelerometer's white noise as a tilt variance (degrees²) times 2 dt.
@@ -53,7 +56,10 @@ struct FilterTuning: Sendable {
         candidate = LowPass(tau: s.magneticCandidateTimeConstant)
         lag = LowPass(tau: s.magneticLagTimeConstant)
         restFilter = LowPass(tau: s.restFilterTimeConstant)
+        restField = LowPass(tau: s.restFilterTimeConstant)
         innovationProbe = LowPass(tau: AttitudeAccuracyModel.probeTimeConstant)
+        dipReference = LowPass(tau: s.dipReferenceTimeConstant)
+        tiltError = LowPass(tau: s.tiltErrorAveragingTimeConstant)
         restGravity = LowPass(tau: s.restAccelerationTimeConstant)
         restGravityStage = LowPass(tau: s.restAccelerationTimeConstant / 2)
         let noise = degrees(s.accelerometerNoiseDensity)
@@ -87,7 +93,10 @@ struct StepGains: Sendable {
     private(set) var candidate = 0.0
     private(set) var lag = 0.0
     private(set) var restFilter = 0.0
+    private(set) var restField = 0.0
     private(set) var innovationProbe = 0.0
+    private(set) var dipReference = 0.0
+    private(set) var tiltError = 0.0
     private(set) var restGravity = 0.0
     private(set) var restGravityStage = 0.0
     /// The accelerometer's tilt noise per sample (degrees²).
@@ -111,7 +120,10 @@ struct StepGains: Sendable {
         candidate = t.candidate.gain(step)
         lag = t.lag.gain(step)
         restFilter = t.restFilter.gain(step)
+        restField = t.restField.gain(step)
         innovationProbe = t.innovationProbe.gain(step)
+        dipReference = t.dipReference.gain(step)
+        tiltError = t.tiltError.gain(step)
         restGravity = t.restGravity.gain(step)
         restGravityStage = t.restGravityStage.gain(step)
         tiltNoise = t.accelerometerNoise / max(2 * step, 1e-6)

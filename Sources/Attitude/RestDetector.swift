@@ -1,7 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Linear
 
-/// Detects rest — the body still, not merely turning slowly — from the gyro and the accelerometer
-/// over a window, and measures the gyro bias there.
+/// Detects rest — the body still, not merely turning slowly — from the gyro, the accelerometer and
+/// the magnetometer over a window, and measures the gyro bias there.
 ///
 /// At rest the gyro reads its bias and the specific force is gravity, fixed in the body. A sample
 /// counts towards rest when
@@ -9,7 +14,10 @@ import Linear
 ///   within `restGyroThreshold` and `restAccelerationThreshold` (shocks and vibration end a rest);
 /// - the averaged gyro is below `restGyroThreshold` (a bias larger than that is not a bias);
 /// - since the window began, the averaged gyro has not moved by more than `restGyroSteadiness` and
-///   the averaged specific force not by more than `restAccelerationSteadiness`. This is what tells
+///   the averaged specific force not by more than `restAccelerationSteadiness`, and the averaged
+///   field has not turned about gravity by more than `restFieldTurnDegrees` (a steady turn about
+///   the vertical leaves gravity and the gyro's reading as steady as a bias: only the field shows
+///   it; without a magnetometer it cannot be told). This is what tells
 ///   rest from slow motion: a boat rolling in a swell slows to a near stop at each end of a roll,
 ///   and a body turning slowly reads a small rate, but their rate and their tilt keep changing,
 ///   while a body at rest holds both within the noise.
@@ -33,6 +41,9 @@ public struct RestDetector: Sendable {
     private var gyroSum = Vector3.zero          // °/s · s over the window
     private var windowGyro = Vector3.zero       // the short averages when the window began
     private var windowAcceleration = Vector3.zero
+    /// Average of the field (µT) over `restMinimumDuration`, and that average when the window began.
+    private var filteredField: Vector3?
+    private var windowField: Vector3?
     private var started = false
 
     public init() {}
@@ -50,21 +61,43 @@ public struct RestDetector: Sendable {
         return n * n / max(restDuration, 1e-3) + r * r
     }
 
-    /// Feeds one sample: gyro in °/s, specific force in g, both finite.
-    public mutating func update(gyro: Vector3, accelerometer: Vector3, dt: Double, settings: AttitudeSettings) {
-        update(gyro: gyro, accelerometer: accelerometer, dt: dt,
-               gain: lowPassGain(dt: dt, tau: settings.restFilterTimeConstant), settings: settings)
+    /// The same about the vertical: the field may have turned by up to `restFieldTurnDegrees`
+    /// unseen over the window, a rate of that over its duration that the gyro read as well as its
+    /// bias (spread evenly over ± that: its variance is a third of its square). Without a field,
+    /// as about the other axes.
+    public func verticalMeasurementVariance(_ settings: AttitudeSettings) -> Double {
+        guard windowField != nil else { return measurementVariance(settings) }
+        let unseen = settings.restFieldTurnDegrees / max(restDuration, 1e-3)
+        return measurementVariance(settings) + unseen * unseen / 3
+    }
+
+    /// Feeds one sample: gyro in °/s, specific force in g, both finite; the field in µT when this
+    /// sample has one.
+    public mutating func update(gyro: Vector3, accelerometer: Vector3, magnetometer: Vector3? = nil, dt: Double,
+                                settings: AttitudeSettings) {
+        update(gyro: gyro, accelerometer: accelerometer, magnetometer: magnetometer, dt: dt,
+               gain: lowPassGain(dt: dt, tau: settings.restFilterTimeConstant),
+               fieldGain: lowPassGain(dt: dt, tau: settings.restMinimumDuration), settings: settings)
     }
 
     /// The same, with the short averages' gain for this step worked out already.
     @inline(__always)
-    mutating func update(gyro: Vector3, accelerometer: Vector3, dt: Double, gain k: Double, settings: AttitudeSettings) {
+    mutating func update(gyro: Vector3, accelerometer: Vector3, magnetometer: Vector3?, dt: Double, gain k: Double,
+                         fieldGain: Double, settings: AttitudeSettings) {
         if !started {
             filteredGyro = gyro; filteredAcceleration = accelerometer; started = true
             windowGyro = gyro; windowAcceleration = accelerometer
         }
         filteredGyro += (gyro - filteredGyro) * k
         filteredAcceleration += (accelerometer - filteredAcceleration) * k
+        if let field = magnetometer {
+            if let average = filteredField {
+                filteredField = average + (field - average) * fieldGain
+            } else {
+                filteredField = field
+                windowField = field
+            }
+        }
         let limit = settings.restGyroThreshold
         let steadyGyro = settings.restGyroSteadiness, steadyAcceleration = settings.restAccelerationSteadiness
         let still = (gyro - filteredGyro).squaredNorm < limit * limit
@@ -73,6 +106,7 @@ public struct RestDetector: Sendable {
                 < settings.restAccelerationThreshold * settings.restAccelerationThreshold
             && (filteredGyro - windowGyro).squaredNorm < steadyGyro * steadyGyro
             && (filteredAcceleration - windowAcceleration).squaredNorm < steadyAcceleration * steadyAcceleration
+            && fieldHeld(settings)
         if still {
             restDuration += dt
             gyroSum += gyro * dt
@@ -82,7 +116,23 @@ public struct RestDetector: Sendable {
             gyroSum = .zero
             windowGyro = filteredGyro
             windowAcceleration = filteredAcceleration
+            windowField = filteredField
         }
+    }
+
+    /// Whether the averaged field has turned about gravity by less than `restFieldTurnDegrees`
+    /// since the window began (true without a field): the angle between the two fields' parts
+    /// across gravity, compared by its sine (and the parts pointing the same way).
+    @inline(__always)
+    private func fieldHeld(_ settings: AttitudeSettings) -> Bool {
+        guard let now = filteredField, let then = windowField else { return true }
+        let down = filteredAcceleration
+        let g2 = down.squaredNorm
+        guard g2 > 0 else { return true }
+        let a = now - down * (now.dot(down) / g2), b = then - down * (then.dot(down) / g2)
+        let dot = a.dot(b)
+        let sine = settings.restFieldTurnDegrees * radiansPerDegree   // sin θ ≈ θ at a degree
+        return dot > 0 && a.cross(b).squaredNorm < sine * sine * a.squaredNorm * b.squaredNorm
     }
 
     /// Forgets the averages (after a gap or a restart).

@@ -44,4 +44,26 @@ import Testing
         // Without bias estimation the heading would lag by 0.5 °/s × 15 s = 7.5°.
         #expect(rms(errors) < 2, "heading RMSE \(rms(errors))° in the last minute")
     }
+
+    @Test("a steady slow turn about the vertical is not rest: its rate is not learned as a bias")
+    func aSlowSteadyTurnIsNotRest() {
+        // A ship or a boat turning at 1–1.9 °/s: gravity stays put in the body and the gyro reads as
+        // steady as a bias; only the field shows the turn (1.5–2.9° within a rest's 1.5 s).
+        for rate in [1.0, 1.9] {
+            var motion = SyntheticMotion(seed: 27)
+            var filter = AttitudeFilter()
+            var worst = 0.0, rested = 0
+            for i in 0..<20000 {
+                let s = motion.step(bodyRate: Vector3(0, 0, rate))
+                filter.update(s)
+                if filter.estimate.flags.contains(.atRest) { rested += 1 }
+                if i >= 1000, let h = filter.estimate.headingDegrees, let truth = trueHeading(s.truth) {
+                    worst = max(worst, angleError(h, truth))
+                }
+            }
+            #expect(rested == 0, "\(rate) °/s: at rest for \(rested) samples")
+            #expect(abs(filter.estimate.gyroBias.z) < 0.05, "\(rate) °/s: bias \(filter.estimate.gyroBias)")
+            #expect(worst < 1, "\(rate) °/s: heading off by up to \(worst)°")
+        }
+    }
 }

@@ -152,4 +152,44 @@ import Testing
         #expect(right < 0.5 * prior, "a right scale bounded at \(right)")
         #expect(off >= prior * 0.99, "a scale 2 % off bounded at \(off): the datasheet's \(prior) stands")
     }
+
+    /// Turning (4 °/s) for 200 s with an accelerometer `misalignment` degrees about body x
+    /// from the magnetometer: the accuracy model's measured tilt stray (degrees), and over the last
+    /// 100 s the heading error's RMS, the stated accuracy's median and the share of samples it covers.
+    static func turningWithMisalignment(_ misalignment: Double) -> (stray: Double, rms: Double, median: Double, covered: Double) {
+        var motion = SyntheticMotion(seed: 27)
+        var filter = AttitudeFilter()
+        let tilt = Quaternion(rotationVector: Vector3(radians(misalignment), 0, 0))
+        var squares = 0.0, accuracies: [Double] = [], covered = 0
+        for i in 0..<20000 {
+            var s = motion.step(bodyRate: Vector3(0, 0, 4))
+            s.accelerometer = tilt.rotate(s.accelerometer)
+            filter.update(s)
+            guard i >= 10000, let heading = filter.estimate.headingDegrees, let truth = trueHeading(s.truth) else { continue }
+            let error = angleError(heading, truth)
+            squares += error * error
+            accuracies.append(filter.estimate.accuracyDegrees)
+            if error <= filter.estimate.accuracyDegrees { covered += 1 }
+        }
+        accuracies.sort()
+        return (filter.accuracyModel.dipStrayMeanSquare.squareRoot(), (squares / Double(accuracies.count)).squareRoot(),
+                accuracies[accuracies.count / 2], Double(covered) / Double(accuracies.count))
+    }
+
+    @Test("a tilt error the field's dip shows widens the heading's accuracy; a right tilt narrows it below the prior")
+    func theDipShowsTheTiltErrorTheHeadingTakesIn() {
+        let aligned = Self.turningWithMisalignment(0)
+        let skewed = Self.turningWithMisalignment(1.5)
+        let prior = AttitudeSettings().tiltNoiseDegrees
+        // Aligned: the dip holds still, so the tilt error the heading takes in is measured below
+        // the 0.5° prior.
+        #expect(aligned.stray < prior, "aligned: stray \(aligned.stray)°")
+        // 1.5° off: as the misalignment turns with the body the heading errs by up to
+        // tan(dip) × 1.5° ≈ 3° (less, averaged over the heading's 15 s); the dip shows the same tilt
+        // a quarter turn later, and the accuracy widens to cover it.
+        #expect(skewed.rms > 1, "skewed: heading RMS \(skewed.rms)° (the misalignment should show)")
+        #expect(skewed.stray > 2 * aligned.stray, "stray \(skewed.stray)° skewed, \(aligned.stray)° aligned")
+        #expect(skewed.median > aligned.median + 1, "accuracy \(skewed.median)° skewed, \(aligned.median)° aligned")
+        #expect(skewed.covered >= 0.9, "skewed: covered \(skewed.covered) with a median of \(skewed.median)° for an RMS of \(skewed.rms)°")
+    }
 }
