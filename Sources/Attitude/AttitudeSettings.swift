@@ -222,11 +222,11 @@ public struct AttitudeSettings: Sendable, Hashable {
     public var restAccelerationSteadiness: Double = 0.005
 
     /// Farthest the field may turn about gravity during a rest (degrees), the field averaged over
-    /// `restMinimumDuration`. A turn about the vertical leaves gravity where it is in the body and
+    /// `restFilterTimeConstant`. A turn about the vertical leaves gravity where it is in the body and
     /// can read as steady as a bias on the gyro (a boat or a ship turning at 1 °/s); only the field
     /// shows it. The averaged field's turn is noise within about 0.2° (0.5 µT per sample across a
-    /// 15 µT horizontal field, averaged over 1.5 s at 100 Hz), five times below this. A rest also
-    /// claims the vertical bias no better than this turn over its duration allows. Default 1°.
+    /// 15 µT horizontal field, averaged over 0.5 s at 100 Hz, read twice), four times below this. A
+    /// rest claims the vertical bias no better than the turn it saw over its duration. Default 1°.
     public var restFieldTurnDegrees: Double = 1
 
     /// Time constant (s) of the short averages used for rest detection. Default 0.5 s.

@@ -21,7 +21,6 @@ struct FilterTuning: Sendable {
     let candidate: LowPass
     let lag: LowPass
     let restFilter: LowPass
-    let restField: LowPass                  // the field's average for rest detection
     let innovationProbe: LowPass            // the innovations' short average (accuracy model)
     let dipReference: LowPass               // the dip's slow average (accuracy model)
     let tiltError: LowPass                  // the mean square of the dip's stray from it
@@ -56,7 +55,6 @@ struct FilterTuning: Sendable {
         candidate = LowPass(tau: s.magneticCandidateTimeConstant)
         lag = LowPass(tau: s.magneticLagTimeConstant)
         restFilter = LowPass(tau: s.restFilterTimeConstant)
-        restField = LowPass(tau: s.restFilterTimeConstant)
         innovationProbe = LowPass(tau: AttitudeAccuracyModel.probeTimeConstant)
         dipReference = LowPass(tau: s.dipReferenceTimeConstant)
         tiltError = LowPass(tau: s.tiltErrorAveragingTimeConstant)
@@ -93,7 +91,6 @@ struct StepGains: Sendable {
     private(set) var candidate = 0.0
     private(set) var lag = 0.0
     private(set) var restFilter = 0.0
-    private(set) var restField = 0.0
     private(set) var innovationProbe = 0.0
     private(set) var dipReference = 0.0
     private(set) var tiltError = 0.0
@@ -120,7 +117,6 @@ struct StepGains: Sendable {
         candidate = t.candidate.gain(step)
         lag = t.lag.gain(step)
         restFilter = t.restFilter.gain(step)
-        restField = t.restField.gain(step)
         innovationProbe = t.innovationProbe.gain(step)
         dipReference = t.dipReference.gain(step)
         tiltError = t.tiltError.gain(step)

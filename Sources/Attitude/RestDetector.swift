@@ -41,7 +41,7 @@ public struct RestDetector: Sendable {
     private var gyroSum = Vector3.zero          // °/s · s over the window
     private var windowGyro = Vector3.zero       // the short averages when the window began
     private var windowAcceleration = Vector3.zero
-    /// Average of the field (µT) over `restMinimumDuration`, and that average when the window began.
+    /// Short average of the field (µT), and that average when the window began.
     private var filteredField: Vector3?
     private var windowField: Vector3?
     private var started = false
@@ -61,14 +61,19 @@ public struct RestDetector: Sendable {
         return n * n / max(restDuration, 1e-3) + r * r
     }
 
-    /// The same about the vertical: the field may have turned by up to `restFieldTurnDegrees`
-    /// unseen over the window, a rate of that over its duration that the gyro read as well as its
-    /// bias (spread evenly over ± that: its variance is a third of its square). Without a field,
-    /// as about the other axes.
-    public func verticalMeasurementVariance(_ settings: AttitudeSettings) -> Double {
-        guard windowField != nil else { return measurementVariance(settings) }
-        let unseen = settings.restFieldTurnDegrees / max(restDuration, 1e-3)
-        return measurementVariance(settings) + unseen * unseen / 3
+    /// The same about the vertical: the gyro read whatever the field turned over the window (within
+    /// `restFieldTurnDegrees`) as well as the bias, so the rest's mean is uncertain by that turn,
+    /// and by the noise of reading it from two averaged fields (`fieldTurnNoise`, degrees²), over
+    /// the window's duration. The turn is not taken out of the mean: a noisy field would then move
+    /// the bias. Without a field, as about the other axes.
+    public func verticalMeasurementVariance(_ settings: AttitudeSettings, fieldTurnNoise: Double) -> Double {
+        guard let now = filteredField, let then = windowField, let down = filteredAcceleration.normalized else {
+            return measurementVariance(settings)
+        }
+        let a = now - down * now.dot(down), b = then - down * then.dot(down)
+        let turn = atan2(a.cross(b).norm, a.dot(b)) * degreesPerRadian
+        let duration = max(restDuration, 1e-3)
+        return measurementVariance(settings) + (turn * turn + fieldTurnNoise) / (duration * duration)
     }
 
     /// Feeds one sample: gyro in °/s, specific force in g, both finite; the field in µT when this
@@ -76,14 +81,13 @@ public struct RestDetector: Sendable {
     public mutating func update(gyro: Vector3, accelerometer: Vector3, magnetometer: Vector3? = nil, dt: Double,
                                 settings: AttitudeSettings) {
         update(gyro: gyro, accelerometer: accelerometer, magnetometer: magnetometer, dt: dt,
-               gain: lowPassGain(dt: dt, tau: settings.restFilterTimeConstant),
-               fieldGain: lowPassGain(dt: dt, tau: settings.restMinimumDuration), settings: settings)
+               gain: lowPassGain(dt: dt, tau: settings.restFilterTimeConstant), settings: settings)
     }
 
     /// The same, with the short averages' gain for this step worked out already.
     @inline(__always)
     mutating func update(gyro: Vector3, accelerometer: Vector3, magnetometer: Vector3?, dt: Double, gain k: Double,
-                         fieldGain: Double, settings: AttitudeSettings) {
+                         settings: AttitudeSettings) {
         if !started {
             filteredGyro = gyro; filteredAcceleration = accelerometer; started = true
             windowGyro = gyro; windowAcceleration = accelerometer
@@ -92,7 +96,7 @@ public struct RestDetector: Sendable {
         filteredAcceleration += (accelerometer - filteredAcceleration) * k
         if let field = magnetometer {
             if let average = filteredField {
-                filteredField = average + (field - average) * fieldGain
+                filteredField = average + (field - average) * k
             } else {
                 filteredField = field
                 windowField = field
