@@ -46,10 +46,13 @@ public struct ParsedArguments: Sendable, Equatable {
     /// The option as one of a fixed set of words.
     public func choice(_ name: String, from choices: [String]) throws(UsageError) -> String? {
         guard let text = string(name) else { return nil }
-        guard choices.contains(text) else {
+        if choices.contains(text) { return text }
+        // "ut" for "uT", "Daily" for "daily": the word whatever its case, when only one matches.
+        let folded = choices.filter { $0.lowercased() == text.lowercased() }
+        guard folded.count == 1 else {
             throw .invalidValue(option: name, value: text, expected: "one of " + choices.joined(separator: ", "))
         }
-        return text
+        return folded[0]
     }
 
     /// Two comma-separated numbers, e.g. `--location -33.87,151.21`.

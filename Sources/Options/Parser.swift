@@ -72,7 +72,25 @@ public func parseArguments(_ arguments: [String], spec: CommandSpec) throws(Usag
     if result.positionals.count > spec.positionals.count && !result.helpRequested {
         throw .unexpectedArgument(result.positionals[spec.positionals.count], command: spec.name)
     }
+    if !result.helpRequested {
+        for group in spec.usageGroups { try result.check(group, command: spec.name) }
+    }
     return result
+}
+
+extension ParsedArguments {
+    /// Throws when more than one of the group's alternatives is given, or none of a required group.
+    func check(_ group: OptionAlternatives, command: String) throws(UsageError) {
+        let given = group.alternatives.filter { $0.contains { flags.contains($0.name) || values[$0.name] != nil } }
+        if given.count > 1 {
+            throw .conflict("options " + given.map { "--" + $0[0].name }.joined(separator: " and ")
+                + " cannot be used together\nsee 'lodestone \(command) --help'")
+        }
+        if group.required && given.isEmpty {
+            let words = group.alternatives.map { $0.map(\.bareUsage).joined(separator: " ") }
+            throw .missingArgument(words.count == 1 ? words[0] : "one of " + words.joined(separator: " or "), command: command)
+        }
+    }
 }
 
 /// "-33.8" or a list of numbers starting with a negative one ("-33.86,151.2", a position).

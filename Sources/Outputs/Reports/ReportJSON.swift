@@ -167,6 +167,83 @@ public enum ReportJSON {
         return o.json
     }
 
+    /// The keys of `declination --json`, in order.
+    public static let declinationKeys = [
+        "decimal_year", "lat_deg", "lon_deg", "height_km", "declination_deg", "declination_uncertainty_deg",
+        "declination_change_deg_per_year", "inclination_deg", "inclination_change_deg_per_year", "total_nT",
+        "horizontal_nT", "north_nT", "east_nT", "down_nT", "total_change_nT_per_year", "grid_variation_deg", "zone",
+        "extrapolated"]
+
+    /// The World Magnetic Model at one place and date (`declination --json`), at the model's full precision.
+    public static func declination(_ d: DeclinationRecord) -> JSONValue {
+        var o = Fields()
+        for (key, value) in zip(declinationKeys, [d.decimalYear, d.latitude, d.longitude, d.heightKm, d.declination,
+                                                  d.declinationUncertainty, d.declinationChange, d.inclination,
+                                                  d.inclinationChange, d.total, d.horizontal, d.north, d.east, d.down,
+                                                  d.totalChange, d.gridVariation]) {
+            o.exact(key, value)
+        }
+        o.text("zone", d.zone)
+        o.value("extrapolated", .bool(d.extrapolated))
+        return o.json
+    }
+
+    /// The keys (and `geod --csv`'s columns) of a geodesic problem, in order: what was given, then
+    /// what was found. A point's latitude and longitude are named as a fix's, with the point's number.
+    public static func geodesicKeys(inverse: Bool) -> [String] {
+        inverse ? ["lat1_deg", "lon1_deg", "lat2_deg", "lon2_deg", "distance_m", "azimuth1_deg", "azimuth2_deg"]
+            : ["lat1_deg", "lon1_deg", "azimuth1_deg", "distance_m", "lat2_deg", "lon2_deg", "azimuth2_deg"]
+    }
+
+    /// A geodesic problem and its answer (`geod --json`), at full precision (nanometres).
+    public static func geodesic(_ g: GeodesicRecord) -> JSONValue {
+        let values: [String: Double] = ["lat1_deg": g.latitude1, "lon1_deg": g.longitude1, "lat2_deg": g.latitude2,
+                                        "lon2_deg": g.longitude2, "distance_m": g.distance, "azimuth1_deg": g.azimuth1,
+                                        "azimuth2_deg": g.azimuth2]
+        var o = Fields()
+        for key in geodesicKeys(inverse: g.inverse) { o.exact(key, values[key]) }
+        return o.json
+    }
+
+    /// Which sensors answer (`detect --json`): every device, the ones the commands will use, and the
+    /// buses that could not be opened.
+    public static func detection(_ d: DetectionRecord) -> JSONValue {
+        func choice(_ c: DetectionRecord.Choice?) -> JSONValue? {
+            c.map { c in
+                var o = Fields()
+                o.text("name", c.name)
+                o.integer("bus", c.bus)
+                o.text("address_hex", c.addressHex)
+                return o.json
+            }
+        }
+        var o = Fields()
+        o.value("simulated", .bool(d.simulated))
+        o.value("buses", .array(d.buses.map { .number(Double($0)) }))
+        o.value("devices", .array(d.devices.map { device in
+            var f = Fields()
+            f.integer("bus", device.bus)
+            f.integer("address", device.address)
+            f.text("address_hex", device.addressHex)
+            f.text("chip", device.chip)
+            f.text("category", device.category)
+            f.text("option_name", device.optionName)
+            f.text("confidence", device.confidence)
+            f.text("evidence", device.evidence)
+            return f.json
+        }))
+        o.value("boards", .array(d.boards.map(JSONValue.string)))
+        o.value("magnetometer", choice(d.magnetometer))
+        o.value("accelerometer", choice(d.accelerometer))
+        o.value("unopened", .array(d.unopened.map { item in
+            var f = Fields()
+            f.integer("bus", item.bus)
+            f.text("error", item.error)
+            return f.json
+        }))
+        return o.json
+    }
+
     /// An object's fields in order, every key present: an unknown (nil or not finite) value is null.
     public struct Fields {
         public private(set) var fields: [(String, JSONValue)] = []
@@ -176,6 +253,12 @@ public enum ReportJSON {
             fields.append((key, value.flatMap { $0.isFinite ? ReportJSON.number($0, decimals) : nil } ?? .null))
         }
         public mutating func text(_ key: String, _ value: String?) { fields.append((key, value.map(JSONValue.string) ?? .null)) }
+        /// A number as it is, unrounded (a model's or a geodesic's full precision); null when not finite.
+        public mutating func exact(_ key: String, _ value: Double?) {
+            fields.append((key, value.flatMap { $0.isFinite ? JSONValue.number($0) : nil } ?? .null))
+        }
+        /// A whole number (a count, a bus, an address).
+        public mutating func integer(_ key: String, _ value: Int?) { fields.append((key, value.map { .number(Double($0)) } ?? .null)) }
         /// A Unix time as ISO 8601 UTC with milliseconds.
         public mutating func time(_ key: String, _ unixSeconds: Double?) {
             fields.append((key, unixSeconds.flatMap { $0.isFinite ? .string(ISO8601.format($0)) : nil } ?? .null))

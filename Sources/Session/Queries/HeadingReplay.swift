@@ -100,7 +100,7 @@ public struct HeadingReplay: Sendable {
             let refinement = refining ? pipeline.refinementReport : nil
             if let said = narrator.update(refinement, monotonic: t) { runtime.say("t=\(timeTexts[i]) s: " + said) }
             if json {
-                buffer.append(contentsOf: Self.jsonLine(timeTexts[i], e, refinement: refinement).utf8)
+                buffer.append(contentsOf: Self.jsonLine(t, e, refinement: refinement).utf8)
                 buffer.append(10)
             } else {
                 Self.appendCSVLine(timeTexts[i], e, to: &buffer)
@@ -137,7 +137,9 @@ public struct HeadingReplay: Sendable {
 
     /// The output columns. The last five (rate of turn and the attitude quaternion, body → NED,
     /// magnetic north) are filled when the recording has gyroscope columns (gx,gy,gz in °/s).
-    public static let header = "t,heading_mag_deg,heading_true_deg,accuracy_deg,heading_mag_raw_deg,declination_deg,"
+    /// The first, `monotonic_s`, is the input's time (its `t` or `monotonic_s` column) as written there:
+    /// seconds on the recording's own clock, the CSV log's name for it.
+    public static let header = "monotonic_s,heading_mag_deg,heading_true_deg,accuracy_deg,heading_mag_raw_deg,declination_deg,"
         + "declination_source,field_uT,roll_deg,pitch_deg,flags,rate_of_turn_dps,qw,qx,qy,qz"
 
     /// The output is written in chunks of about this many bytes.
@@ -181,10 +183,10 @@ public struct HeadingReplay: Sendable {
             .joined(separator: ",")
     }
 
-    static func jsonLine(_ t: String, _ e: HeadingEstimate, refinement: RefinementReport? = nil) -> String {
+    static func jsonLine(_ t: Double, _ e: HeadingEstimate, refinement: RefinementReport? = nil) -> String {
         func n(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
         var fields: [(String, JSONValue)] = [
-            ("t", Double(t).map { .number($0) } ?? .string(t)), ("heading_mag_deg", n(e.magneticHeading)),
+            ("monotonic_s", .number(t)), ("heading_mag_deg", n(e.magneticHeading)),
             ("heading_true_deg", n(e.trueHeading)), ("accuracy_deg", e.isAccuracyAvailable ? n(e.accuracy) : .null),
             ("roll_accuracy_deg", n(e.rollAccuracy)), ("pitch_accuracy_deg", n(e.pitchAccuracy)),
             ("heading_mag_raw_deg", n(e.rawMagneticHeading)), ("declination_deg", n(e.declination)),

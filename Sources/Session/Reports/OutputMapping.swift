@@ -1,3 +1,4 @@
+import Geomagnetism
 import GNSS
 import Heading
 import HeadingLog
@@ -5,11 +6,14 @@ import Navigation
 import Outputs
 import Places
 import Platform
+import Sensors
 
 // The one mapping of Lodestone's values onto its outputs: the pipeline's estimate, a fix, a
 // movement report, a region event, a place and `goto`'s guidance become the output formats'
 // records (`HeadingReport`, `FixReport`, `MovementRecord`, `RegionReport`, `PlaceRecord`,
-// `GuidanceRecord`), which `ReportJSON`/`ReportCSV` (JSON and CSV of every command), the NMEA and
+// `GuidanceRecord`), the one-shot answers (the World Magnetic Model's field, a geodesic, a sensor
+// scan: `DeclinationRecord`, `GeodesicRecord`, `DetectionRecord`), which `ReportJSON`/`ReportCSV`
+// (JSON and CSV of every command), the NMEA and
 // Signal K writers and MQTT write, and a fix's fields of the log row. The rules live here once:
 // the fix mode's label (`FixMode.label`), the altitude (above mean sea level only, never the
 // ellipsoid height in its place), the time (the fix's, else the arrival's).
@@ -110,5 +114,38 @@ extension GuidanceRecord {
         self.init(wall: fix.time, latitude: fix.lat, longitude: fix.lon, distance: g.distance, bearing: g.bearing,
                   relativeBearing: g.relativeBearing, speedMadeGood: g.speedMadeGood, timeToGo: g.timeToGo,
                   crossTrackError: g.crossTrackError, arrived: g.arrived)
+    }
+}
+
+extension DeclinationRecord {
+    /// The World Magnetic Model's field at a place and date.
+    init(_ f: MagneticField, latitude: Double, longitude: Double, heightKm: Double, year: Double) {
+        self.init(decimalYear: year, latitude: latitude, longitude: longitude, heightKm: heightKm,
+                  declination: f.declination, declinationUncertainty: f.declinationUncertainty,
+                  declinationChange: f.secular.declination, inclination: f.inclination,
+                  inclinationChange: f.secular.inclination, total: f.total, horizontal: f.horizontal, north: f.north,
+                  east: f.east, down: f.down, totalChange: f.secular.total, gridVariation: f.gridVariation,
+                  zone: f.zone.name, extrapolated: f.isExtrapolated)
+    }
+}
+
+extension DetectionRecord {
+    /// A scan of the I²C buses: every device, the magnetometer (and the accelerometer beside it) the
+    /// commands will use, the buses that could not be opened (the first line of why).
+    init(_ report: ScanReport, simulated: Bool) {
+        func choice(_ d: DetectedDevice?) -> Choice? {
+            guard let d, let name = d.chip.optionName else { return nil }
+            return Choice(name: name, bus: d.bus, addressHex: hexAddress(d.address))
+        }
+        let magnetometer = report.preferredMagnetometer
+        self.init(simulated: simulated, buses: report.buses,
+                  devices: report.devices.map { d in
+                      Device(bus: d.bus, address: Int(d.address), addressHex: hexAddress(d.address), chip: d.chip.name,
+                             category: d.chip.category, optionName: d.chip.optionName, confidence: d.confidence.rawValue,
+                             evidence: d.evidence)
+                  },
+                  boards: report.probableBoards, magnetometer: choice(magnetometer),
+                  accelerometer: choice(magnetometer.flatMap { report.preferredAccelerometer(onBus: $0.bus) }),
+                  unopened: report.unopened.map { Unopened(bus: $0.bus, error: String($0.error.message.split(separator: "\n").first ?? "")) })
     }
 }

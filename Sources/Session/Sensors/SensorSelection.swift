@@ -21,6 +21,8 @@ public struct SensorSelection: Sendable, Equatable {
     public var simulate = false
     /// The magnetometer to open (or, simulating, to emulate); nil: the detected one.
     public var sensor: ChipKind?
+    /// The chip the simulator emulates when `sensor` does not say.
+    public static let simulatedChip = ChipKind.qmc5883l
     /// The bus to look on; nil: every bus.
     public var bus: Int?
     /// The magnetometer's address; nil: the chip's usual ones.
@@ -68,7 +70,7 @@ public struct SensorSelection: Sendable, Equatable {
     /// The simulation this selection describes, with the Earth's field at the simulated place on the
     /// date `wall` (Unix seconds).
     public func simulationSetup(wall: Double) -> SimulationSetup {
-        let chip = sensor ?? .qmc5883l
+        let chip = sensor ?? Self.simulatedChip
         var setup = SimulationSetup(orientation: orientation, chip: chip)
         setup.fieldChanges = fieldChanges
         if let vehicle = vehicleScenario {
