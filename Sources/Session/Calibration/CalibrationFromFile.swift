@@ -35,8 +35,11 @@ public struct CalibrationFileRequest: Sendable {
     /// vehicle's roll and pitch; without it the recording decides.
     public var vehicle: Bool
 
+    /// The chip name a fitted recording's profile is stored under when `--sensor` does not say.
+    public static let recordingChip = "recording"
+
     public init(path: String, unit: RecordingUnit? = nil, place: ExpectedPlace? = nil,
-                sensor: SensorIdentity = SensorIdentity(chip: "recording"), output: String? = nil, force: Bool = false,
+                sensor: SensorIdentity = SensorIdentity(chip: recordingChip), output: String? = nil, force: Bool = false,
                 vehicle: Bool = false) {
         self.vehicle = vehicle
         self.path = path

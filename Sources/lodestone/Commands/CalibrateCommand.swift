@@ -60,7 +60,7 @@ enum CalibrateCommand: Command {
           lodestone calibrate --from-file circles.csv --unit uT --location 47.6,-122.3
         With --from-file the JSON holds offset [3] and matrix [3][3] (corrected = matrix · (raw − offset)),
         field_strength, residual_percent, coverage_percent, sample_count, model, created and sensor
-        (--sensor NAME, default "recording"); a summary goes to standard error. A recording that cannot
+        (--sensor NAME, else "\(CalibrationFileRequest.recordingChip)"); a summary goes to standard error. A recording that cannot
         support a calibration exits with status 65 and the reasons; see calibration/README.md.
         """)
 
@@ -101,7 +101,7 @@ enum CalibrateCommand: Command {
             throw UsageError.conflict("--\(option.name) cannot be used with --from-file (it fits a recording; no sensor is read)")
         }
         let runtime = Runtime.system(command: spec.name, signals: false)
-        let identity = SensorIdentity(chip: arguments.string(SensorOptions.sensor).map(sanitize) ?? "recording",
+        let identity = SensorIdentity(chip: arguments.string(SensorOptions.sensor).map(sanitize) ?? CalibrationFileRequest.recordingChip,
                                       bus: try arguments.integer(SensorOptions.bus),
                                       address: try arguments.int(SensorOptions.address, in: 0...0x7F))
         let request = CalibrationFileRequest(
