@@ -255,3 +255,51 @@ public struct DetectionRecord: Sendable, Equatable {
         self.unopened = unopened
     }
 }
+
+/// One estimate of a replayed recording (`heading --from-file`): the heading at the recording's own
+/// time, before and after smoothing, the attitude and, with a gyro, the rate of turn and the
+/// orientation quaternion (body → NED, magnetic north).
+public struct ReplayRecord: Sendable, Equatable {
+    /// The input's time, seconds on the recording's own clock (`monotonic_s`).
+    public var monotonic: Double
+    public var magneticHeading: Double
+    public var trueHeading: Double?
+    public var accuracy: Double?
+    public var rollAccuracy: Double?
+    public var pitchAccuracy: Double?
+    /// The magnetic heading before smoothing, degrees.
+    public var rawMagneticHeading: Double?
+    public var declination: Double?
+    public var declinationSource: String?
+    public var fieldStrength: Double?
+    public var roll: Double?
+    public var pitch: Double?
+    public var flags: [String]
+    /// With gyroscope columns: degrees per second, positive clockwise.
+    public var rateOfTurn: Double?
+    /// With gyroscope columns: w, x, y, z.
+    public var quaternion: [Double]?
+    public var refinement: RefinementSummary?
+
+    public init(monotonic: Double, magneticHeading: Double, trueHeading: Double?, accuracy: Double?, rollAccuracy: Double?,
+                pitchAccuracy: Double?, rawMagneticHeading: Double?, declination: Double?, declinationSource: String?,
+                fieldStrength: Double?, roll: Double?, pitch: Double?, flags: [String], rateOfTurn: Double?,
+                quaternion: [Double]?, refinement: RefinementSummary?) {
+        self.monotonic = monotonic
+        self.magneticHeading = magneticHeading
+        self.trueHeading = trueHeading
+        self.accuracy = accuracy
+        self.rollAccuracy = rollAccuracy
+        self.pitchAccuracy = pitchAccuracy
+        self.rawMagneticHeading = rawMagneticHeading
+        self.declination = declination
+        self.declinationSource = declinationSource
+        self.fieldStrength = fieldStrength
+        self.roll = roll
+        self.pitch = pitch
+        self.flags = flags
+        self.rateOfTurn = rateOfTurn
+        self.quaternion = quaternion
+        self.refinement = refinement
+    }
+}

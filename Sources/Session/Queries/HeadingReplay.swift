@@ -184,19 +184,7 @@ public struct HeadingReplay: Sendable {
     }
 
     static func jsonLine(_ t: Double, _ e: HeadingEstimate, refinement: RefinementReport? = nil) -> String {
-        func n(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
-        var fields: [(String, JSONValue)] = [
-            ("monotonic_s", .number(t)), ("heading_mag_deg", n(e.magneticHeading)),
-            ("heading_true_deg", n(e.trueHeading)), ("accuracy_deg", e.isAccuracyAvailable ? n(e.accuracy) : .null),
-            ("roll_accuracy_deg", n(e.rollAccuracy)), ("pitch_accuracy_deg", n(e.pitchAccuracy)),
-            ("heading_mag_raw_deg", n(e.rawMagneticHeading)), ("declination_deg", n(e.declination)),
-            ("declination_source", .string(e.declinationSource.label)), ("field_uT", n(e.fieldStrength)),
-            ("roll_deg", n(e.roll)), ("pitch_deg", n(e.pitch)), ("flags", .array(e.flags.names.map { .string($0) })),
-            ("rate_of_turn_dps", n(e.attitude == nil ? nil : e.turnRate)),
-            ("qw", n(e.attitude?.w)), ("qx", n(e.attitude?.x)), ("qy", n(e.attitude?.y)), ("qz", n(e.attitude?.z)),
-        ]
-        fields.append(("refine", refinement.map { ReportJSON.refinement($0.summary) } ?? .null))
-        return JSONValue.object(fields).serialized()
+        ReportJSON.replay(ReplayRecord(e, monotonic: t, refinement: refinement)).serialized()
     }
 
     /// The profile from a file: a single profile document, the only profile in a calibration file,

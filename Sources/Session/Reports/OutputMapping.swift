@@ -149,3 +149,17 @@ extension DetectionRecord {
                   unopened: report.unopened.map { Unopened(bus: $0.bus, error: String($0.error.message.split(separator: "\n").first ?? "")) })
     }
 }
+
+extension ReplayRecord {
+    /// A replayed estimate at the recording's time `monotonic`; the rate of turn and the quaternion
+    /// only from the gyro-aided path.
+    init(_ e: HeadingEstimate, monotonic: Double, refinement: RefinementReport?) {
+        let q = e.attitude
+        self.init(monotonic: monotonic, magneticHeading: e.magneticHeading, trueHeading: e.trueHeading,
+                  accuracy: e.isAccuracyAvailable ? e.accuracy : nil, rollAccuracy: e.rollAccuracy,
+                  pitchAccuracy: e.pitchAccuracy, rawMagneticHeading: e.rawMagneticHeading, declination: e.declination,
+                  declinationSource: e.declinationSource.label, fieldStrength: e.fieldStrength, roll: e.roll,
+                  pitch: e.pitch, flags: e.flags.names, rateOfTurn: q == nil ? nil : e.turnRate,
+                  quaternion: q.map { [$0.w, $0.x, $0.y, $0.z] }, refinement: refinement?.summary)
+    }
+}
