@@ -1,6 +1,7 @@
 import Geomagnetism
 import GNSS
 import Heading
+import JSON
 import HeadingLog
 import Navigation
 import Outputs
@@ -162,4 +163,44 @@ extension ReplayRecord {
                   pitch: e.pitch, flags: e.flags.names, rateOfTurn: q == nil ? nil : e.turnRate,
                   quaternion: q.map { [$0.w, $0.x, $0.y, $0.z] }, refinement: refinement?.summary)
     }
+}
+
+/// The summary of `lodestone analyze --json`, in the one vocabulary's fields (`ReportJSON.Fields`):
+/// times as ISO 8601 UTC, durations in seconds, angles in degrees, fields in µT, distances in
+/// metres; null where nothing was measured.
+///
+/// ```swift
+/// out.write(analysisJSON(summary, svg: nil, gpx: nil).serialized() + "\n")
+/// ```
+func analysisJSON(_ s: LogSummary, svg: String?, gpx: String?) -> JSONValue {
+    var o = ReportJSON.Fields()
+    o.text("file", s.path)
+    o.integer("rows", s.rows)
+    o.integer("malformed_rows", s.malformedRows)
+    o.time("first_time", s.firstTime)
+    o.time("last_time", s.lastTime)
+    o.exact("duration_s", s.duration)
+    o.exact("rate_hz", s.rate)
+    o.exact("median_interval_s", s.medianInterval)
+    o.exact("gap_threshold_s", s.gapThreshold)
+    o.integer("gaps", s.gapCount)
+    o.exact("longest_gap_s", s.longestGap)
+    o.time("longest_gap_after", s.longestGapStart)
+    o.integer("runs", s.runs)
+    o.integer("time_steps_back", s.timeStepsBack)
+    o.text("heading_column", s.headingColumn)
+    o.integer("heading_rows", s.headingRows)
+    o.exact("heading_mean_deg", s.headingMean)
+    o.exact("heading_spread_deg", s.headingSpread)
+    o.exact("field_min_uT", s.fieldMin)
+    o.exact("field_max_uT", s.fieldMax)
+    o.exact("field_mean_uT", s.fieldMean)
+    o.integer("disturbed_rows", s.disturbedRows)
+    o.exact("disturbed_s", s.disturbedTime)
+    o.integer("gnss_fix_rows", s.fixRows)
+    o.integer("gnss_positions", s.distinctFixes)
+    o.exact("distance_m", s.distance)
+    o.text("svg", svg)
+    o.text("gpx", gpx)
+    return o.json
 }
