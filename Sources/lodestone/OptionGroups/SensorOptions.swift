@@ -13,7 +13,7 @@ struct SensorOptions: OptionGroup {
         + ", or a board: " + SensorAlias.all.map(\.name).joined(separator: ", ") + "; with --simulate, the chip to emulate")
     static let bus = Option("bus", value: "N", range: 0...255, absent: "every bus is scanned", help: "I²C bus number (/dev/i2c-N)")
     static let address = Option("address", value: "0xNN", absent: "the chip's usual one",
-                                help: "I²C address of the magnetometer, 0x03 to 0x77")
+                                help: "I²C address of the magnetometer, e.g. 0x1e")
     static let orientation = Option("orientation", value: "NAME",
         choices: MountingOrientation.allNamed.map(\.name) + MountingOrientation.aliases.map(\.alias),
         default: MountingOrientation.allNamed[0].name,
