@@ -82,13 +82,15 @@ extension ParsedArguments {
     /// Throws when more than one of the group's alternatives is given, or none of a required group.
     func check(_ group: OptionAlternatives, command: String) throws(UsageError) {
         let given = group.alternatives.filter { $0.contains { flags.contains($0.name) || values[$0.name] != nil } }
-        if given.count > 1 {
+        if given.count > 1 && group.exclusive {
             throw .conflict("options " + given.map { "--" + $0[0].name }.joined(separator: " and ")
                 + " cannot be used together\nsee 'lodestone \(command) --help'")
         }
         if group.required && given.isEmpty {
             let words = group.alternatives.map { $0.map(\.bareUsage).joined(separator: " ") }
-            throw .missingArgument(words.count == 1 ? words[0] : "one of " + words.joined(separator: " or "), command: command)
+            let what = words.count == 1 ? words[0]
+                : (group.exclusive ? "one of " : "at least one of ") + words.joined(separator: " or ")
+            throw .missingArgument(what + (group.example.map { "\ne.g. " + $0 } ?? ""), command: command)
         }
     }
 }

@@ -149,7 +149,8 @@ public struct Option: Sendable {
 /// command line is parsed: one option the command needs (`--output FILE`), or alternatives of which
 /// at most one may be given (`[--record FILE | --from-file FILE]`), exactly one when required
 /// (`(--inverse | --direct)`). An alternative is one option or a few given together
-/// (`(--lat DEG --lon DEG | --csv)`).
+/// (`(--lat DEG --lon DEG | --csv)`). A group that is not exclusive takes any number of them, at
+/// least one when required (`(--nmea URL | --json FILE)...`).
 ///
 /// ```swift
 /// CommandSpec(name: "geod", abstract: "…", options: [inverse, direct, json],
@@ -159,10 +160,16 @@ public struct OptionAlternatives: Sendable {
     public var alternatives: [[Option]]
     /// One alternative must be given.
     public var required: Bool
+    /// At most one alternative may be given (false: any number).
+    public var exclusive: Bool
+    /// A command line that gives the group, said when a required group is missing.
+    public var example: String?
 
-    public init(_ alternatives: [[Option]], required: Bool = false) {
+    public init(_ alternatives: [[Option]], required: Bool = false, exclusive: Bool = true, example: String? = nil) {
         self.alternatives = alternatives
         self.required = required
+        self.exclusive = exclusive
+        self.example = example
     }
 
     /// One option the command cannot run without.
@@ -173,14 +180,20 @@ public struct OptionAlternatives: Sendable {
         .init(options.map { [$0] }, required: required)
     }
 
+    /// Options of which at least one must be given, any number of them together.
+    public static func anyOf(_ options: [Option], example: String? = nil) -> OptionAlternatives {
+        .init(options.map { [$0] }, required: true, exclusive: false, example: example)
+    }
+
     /// Every option of the group.
     public var options: [Option] { alternatives.flatMap { $0 } }
 
     /// The group in a usage line: `--output FILE`, `(--inverse | --direct)`, `[--date D | --year Y]`.
     public var usageWord: String {
         let body = alternatives.map { $0.map(\.bareUsage).joined(separator: " ") }.joined(separator: " | ")
-        if required { return alternatives.count == 1 ? body : "(" + body + ")" }
-        return "[" + body + "]"
+        let more = exclusive ? "" : "..."
+        if required { return alternatives.count == 1 && exclusive ? body : "(" + body + ")" + more }
+        return "[" + body + "]" + more
     }
 }
 

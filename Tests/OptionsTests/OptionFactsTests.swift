@@ -85,5 +85,13 @@ struct OptionFactsTests {
         }
         #expect(throws: UsageError.self) { try parseArguments(["--input", "a", "--north", "1", "--batch"], spec: Self.grouped) }
         #expect(throws: UsageError.self) { try parseArguments(["--input", "a", "--batch", "--quiet", "--loud"], spec: Self.grouped) }
+        // A group of which any number may be given, at least one.
+        let sinks = CommandSpec(name: "send", abstract: "sends", options: [Self.quiet, Self.loud, Self.input],
+                                usageGroups: [.anyOf([Self.quiet, Self.loud], example: "send --quiet")])
+        #expect(sinks.usage.hasPrefix("(--quiet | --loud)... "))
+        _ = try parseArguments(["--quiet", "--loud"], spec: sinks)
+        #expect(throws: UsageError.missingArgument("at least one of --quiet or --loud\ne.g. send --quiet", command: "send")) {
+            try parseArguments([], spec: sinks)
+        }
     }
 }

@@ -14,7 +14,7 @@ enum ServeCommand: Command {
         abstract: "publish the live heading to other software: NMEA 0183, Signal K, JSON, MQTT",
         options: SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
             + LiveGNSSOptions.options + [rate, DurationOption.duration, maxClients] + ServeSinkOptions.options + [RegionOptions.region],
-        usageGroups: [LiveGNSSOptions.sources, HeadingOptions.declinationSources],
+        usageGroups: [LiveGNSSOptions.sources, HeadingOptions.declinationSources, ServeSinkOptions.sinks],
         discussion: """
         Reads the sensor (and GNSS) as 'watch' does and publishes every update to each sink; every
         sink option can be given more than once. A slow or vanished consumer never holds up the

@@ -8,7 +8,7 @@ import Session
 enum WatchCommand: Command {
     static let rate = Option("rate", value: "HZ", range: 1...50.0,
         absent: "\(plain(WatchSession.streamRate)) piped, \(plain(WatchSession.dashboardRate)) on a terminal",
-        help: "updates per second (on a terminal, \(plain(WatchSession.dashboardRates.lowerBound))–\(plain(WatchSession.dashboardRates.upperBound)))")
+        help: "updates per second; on a terminal kept within \(plain(WatchSession.dashboardRates.lowerBound))–\(plain(WatchSession.dashboardRates.upperBound))")
     static let once = Option("once", help: "print one reading and exit (with a GNSS source, once the true heading is known)")
     static let timeout = Option("timeout", value: "S", range: 0...3600, default: WatchSession.fixTimeout,
         help: "with --once: how long to wait for the GNSS fix that gives the true heading; then the reading is printed without it")

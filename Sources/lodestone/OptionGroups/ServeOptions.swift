@@ -24,6 +24,8 @@ struct ServeSinkOptions: OptionGroup {
                                help: "NMEA talker ID, two letters or digits (\(NMEATalker.compass.text): magnetic compass)")
 
     static var options: [Option] { [nmea, signalK, json, mqtt, mqttPasswordFile, mqttCA, mqttCert, mqttKey, talker] }
+    /// What to serve: at least one sink, `(--nmea URL | --signalk URL | --json FILE | --mqtt URL)...`.
+    static let sinks = OptionAlternatives.anyOf([nmea, signalK, json, mqtt], example: "lodestone serve --simulate --nmea tcp://:10110")
 
     var nmea: [ServeEndpoint] = []
     var signalK: [ServeEndpoint] = []
@@ -75,10 +77,7 @@ struct ServeSinkOptions: OptionGroup {
                 throw .invalidValue(option: Self.talker.name, value: text, expected: "two letters or digits, e.g. HC, TI or AP")
             }
         }
-        if nmea.isEmpty && signalK.isEmpty && json.isEmpty && mqtt.isEmpty {
-            throw .conflict("nothing to serve: give at least one of --nmea, --signalk, --json, --mqtt\n"
-                + "e.g. lodestone serve --simulate --nmea tcp://:10110")
-        }
+        try arguments.require(Self.sinks)
         var ports: Set<UInt16> = []
         for case .tcp(_, let port) in nmea + signalK {
             guard ports.insert(port).inserted else { throw .conflict("two TCP servers on port \(port): give each its own port") }
