@@ -129,11 +129,6 @@ extension ParsedArguments {
         try pair(checked(option), expected: expected)
     }
 
-    /// Throws when more than one of the options is present.
-    public func requireAtMostOne(of options: [Option]) throws(UsageError) {
-        try requireAtMostOne(of: options.map(checked))
-    }
-
     /// Throws when `option` is present together with any of `others`, naming the pair.
     public func reject(_ others: [Option], with option: Option, because reason: String) throws(UsageError) {
         guard isPresent(option) else { return }

@@ -65,14 +65,6 @@ public struct ParsedArguments: Sendable, Equatable {
         else { throw .invalidValue(option: name, value: text, expected: expected) }
         return (a, b)
     }
-
-    /// Throws when more than one of the named options is present.
-    public func requireAtMostOne(of names: [String]) throws(UsageError) {
-        let given = names.filter { flags.contains($0) || values[$0] != nil }
-        if given.count > 1 {
-            throw .conflict("options " + given.map { "--\($0)" }.joined(separator: " and ") + " cannot be used together")
-        }
-    }
 }
 
 extension Substring {

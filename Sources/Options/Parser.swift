@@ -81,9 +81,11 @@ public func parseArguments(_ arguments: [String], spec: CommandSpec) throws(Usag
 extension ParsedArguments {
     /// Throws when more than one of the group's alternatives is given, or none of a required group.
     func check(_ group: OptionAlternatives, command: String) throws(UsageError) {
-        let given = group.alternatives.filter { $0.contains { flags.contains($0.name) || values[$0.name] != nil } }
+        func present(_ option: Option) -> Bool { flags.contains(option.name) || values[option.name] != nil }
+        // Each alternative given, by the first of its options given.
+        let given = group.alternatives.compactMap { $0.first(where: present) }
         if given.count > 1 && group.exclusive {
-            throw .conflict("options " + given.map { "--" + $0[0].name }.joined(separator: " and ")
+            throw .conflict("options " + given.map { "--" + $0.name }.joined(separator: " and ")
                 + " cannot be used together\nsee 'lodestone \(command) --help'")
         }
         if group.required && given.isEmpty {

@@ -41,7 +41,7 @@ public enum ValueFacts: Sendable, Equatable {
 ///
 /// ```swift
 /// Option("rate", value: "HZ", range: 1...50.0, default: 10, help: "samples per second")
-/// // summary: "samples per second (1–50, default 10)"
+/// // summary: "samples per second (1–50; default 10)"
 /// Option("date", value: "YYYY-MM-DD", absent: "today, UTC", help: "the date")
 /// // summary: "the date (default: today, UTC)"
 /// Option("json", help: "print JSON instead of text")       // a flag
@@ -114,14 +114,14 @@ public struct Option: Sendable {
     /// The help text with the declared range and default (or what happens without the option):
     /// what `--help`, the man page and the completions say.
     public var summary: String {
-        var facts: [String] = []
-        if let range = self.facts?.rangeText { facts.append(range) }
-        if let d = self.facts?.defaultText {
-            facts.append("default " + d)
+        var said: [String] = []
+        if let range = facts?.rangeText { said.append(range) }
+        if let d = facts?.defaultText {
+            said.append("default " + d)
         } else if let absent {
-            facts.append("default: " + absent)
+            said.append("default: " + absent)
         }
-        return facts.isEmpty ? help : help + " (" + facts.joined(separator: "; ") + ")"
+        return said.isEmpty ? help : help + " (" + said.joined(separator: "; ") + ")"
     }
 
     public var isFlag: Bool { valueName == nil }

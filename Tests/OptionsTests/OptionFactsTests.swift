@@ -84,6 +84,10 @@ struct OptionFactsTests {
             try parseArguments(["--input", "a"], spec: Self.grouped)
         }
         #expect(throws: UsageError.self) { try parseArguments(["--input", "a", "--north", "1", "--batch"], spec: Self.grouped) }
+        // The conflict names the options given, not the first of each alternative.
+        #expect(throws: UsageError.conflict("options --east and --batch cannot be used together\nsee 'lodestone move --help'")) {
+            try parseArguments(["--input", "a", "--east", "1", "--batch"], spec: Self.grouped)
+        }
         #expect(throws: UsageError.self) { try parseArguments(["--input", "a", "--batch", "--quiet", "--loud"], spec: Self.grouped) }
         // A group of which any number may be given, at least one.
         let sinks = CommandSpec(name: "send", abstract: "sends", options: [Self.quiet, Self.loud, Self.input],
