@@ -44,7 +44,7 @@ public struct SensorSelection: Sendable, Equatable {
     /// The vehicle the simulator moves (`--scenario boat|car|walk`); nil for the board turning on a
     /// table.
     var vehicleScenario: AttitudeScenario? {
-        guard let name = scenario, name != "table" else { return nil }
+        guard let name = scenario, name != AttitudeScenario.tableName else { return nil }
         return AttitudeScenario.named(name)
     }
 

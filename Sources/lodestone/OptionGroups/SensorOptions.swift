@@ -20,12 +20,12 @@ struct SensorOptions: OptionGroup {
         help: "how the board is mounted: \(MountingOrientation.allNamed[0].name) is flat, components up, X arrow forward; "
         + "others e.g. x-right-z-down, yaw90, roll180; list in hardware/README.md")
     static let accelerometer = Option("accelerometer", value: "NAME",
-        choices: AccelerometerKind.allCases.map(\.rawValue) + ["none", "auto"], absent: "the detected one",
+        choices: SensorSelection.AccelerometerChoice.words, absent: "the detected one",
         help: "accelerometer for tilt: " + AccelerometerKind.allCases.map(\.rawValue).joined(separator: ", ") + ", none")
 
     static let scenario = Option("scenario", value: "NAME", choices: AttitudeScenario.scenarioNames,
-        default: AttitudeScenario.scenarioNames[0], help: "with --simulate: how the simulated board moves: "
-        + "table: turning on a table; boat: heeling, "
+        default: AttitudeScenario.tableName, help: "with --simulate: how the simulated board moves: "
+        + "\(AttitudeScenario.tableName): turning on a table; boat: heeling, "
         + "rolling and heaving on a course, tacking; car: launches, turns and braking; walk: in the hand, with quick "
         + "turns; the vehicles carry a biased gyro and a compass calibrated where it is mounted, and the simulated receiver moves along their track")
 
@@ -59,17 +59,8 @@ struct SensorOptions: OptionGroup {
                 throw .invalidValue(option: Self.orientation.name, value: text, expected: expected)
             }
         }
-        if let text = arguments.string(Self.accelerometer) {
-            switch text.lowercased() {
-            case "none": s.accelerometer = .none
-            case "auto": s.accelerometer = .automatic
-            default:
-                guard let kind = AccelerometerKind(rawValue: text.lowercased()) else {
-                    throw .invalidValue(option: Self.accelerometer.name, value: text, expected: "one of "
-                        + (AccelerometerKind.allCases.map(\.rawValue) + ["none", "auto"]).joined(separator: ", "))
-                }
-                s.accelerometer = .kind(kind)
-            }
+        if let word = try arguments.choice(Self.accelerometer), let choice = SensorSelection.AccelerometerChoice(word: word) {
+            s.accelerometer = choice
         }
         if let name = arguments.string(Self.scenario) {
             guard AttitudeScenario.named(name) != nil else {
@@ -133,4 +124,20 @@ enum CalibrationFileOption {
         "calibration", value: "FILE",
         absent: "the sensor's profile in $XDG_CONFIG_HOME/lodestone/calibration.json, else ~/.config/lodestone/calibration.json",
         help: "calibration profile to apply (made by 'lodestone calibrate'); - reads it from standard input")
+}
+
+extension SensorSelection.AccelerometerChoice {
+    /// The words of `--accelerometer`: a chip's name, none, or auto (the detected one).
+    static let words = AccelerometerKind.allCases.map(\.rawValue) + ["none", "auto"]
+
+    /// The choice a word of `words` names.
+    init?(word: String) {
+        switch word {
+        case "none": self = .none
+        case "auto": self = .automatic
+        default:
+            guard let kind = AccelerometerKind(rawValue: word) else { return nil }
+            self = .kind(kind)
+        }
+    }
 }
