@@ -14,7 +14,10 @@ public struct DeclinationQuery: Sendable {
     public var json: Bool
     public var allowExtrapolation: Bool
 
-    public init(latitude: Double, longitude: Double, heightKm: Double = 0, year: Double? = nil, json: Bool = false,
+    /// Height above the ellipsoid when the command does not say (`--height-km`), km: the ellipsoid.
+    public static let defaultHeightKm = 0.0
+
+    public init(latitude: Double, longitude: Double, heightKm: Double = defaultHeightKm, year: Double? = nil, json: Bool = false,
                 allowExtrapolation: Bool = false) {
         self.latitude = latitude
         self.longitude = longitude

@@ -9,7 +9,7 @@ enum DeclinationCommand: Command {
     static let lon = Option("lon", value: "DEG", range: -180...360.0, help: "longitude (east positive)")
     static let date = Option("date", value: "YYYY-MM-DD", absent: "today, UTC", help: "the date")
     static let year = Option("year", value: "Y", range: 1...9999.0, absent: "today, UTC", help: "the date as a decimal year, e.g. 2027.25")
-    static let heightKm = Option("height-km", value: "H", range: WorldMagneticModel.heightRangeKm, default: 0,
+    static let heightKm = Option("height-km", value: "H", range: WorldMagneticModel.heightRangeKm, default: DeclinationQuery.defaultHeightKm,
                                  help: "height above the WGS84 ellipsoid in km")
     static let json = Option("json", help: "print one JSON object")
     static let csv = Option("csv", help: "batch: read decimal_year,lat,lon,height_km lines from stdin, write CSV")

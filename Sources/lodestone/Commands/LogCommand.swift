@@ -5,7 +5,7 @@ import Session
 
 /// `lodestone log`: headless logging to a CSV file that survives kills and power cuts.
 enum LogCommand: Command {
-    static let rate = Option("rate", value: "HZ", range: 0.01...1000, default: 10,
+    static let rate = Option("rate", value: "HZ", range: 0.01...1000, default: LogRequest.defaultRate,
                              help: "rows per second; a row needs a new sample")
 
     static let spec = CommandSpec(

@@ -5,7 +5,7 @@ import Session
 
 /// `lodestone serve`: headless, long-running; publishes the heading to other software.
 enum ServeCommand: Command {
-    static let rate = Option("rate", value: "HZ", range: 1...50.0, default: 10, help: "updates per second")
+    static let rate = Option("rate", value: "HZ", range: 1...50.0, default: ServeRequest.defaultRate, help: "updates per second")
     static let maxClients = Option("max-clients", value: "N", range: 1...10_000, default: StreamServer.defaultMaximumClients,
                                    help: "clients per TCP server at once; when full, a new client is still served and the one most behind is dropped")
 

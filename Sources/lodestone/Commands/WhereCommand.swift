@@ -5,7 +5,7 @@ import Session
 
 /// `lodestone where`: waits for one good fix and prints it.
 enum WhereCommand: Command {
-    static let timeout = Option("timeout", value: "S", range: 0.1...86_400, default: 30,
+    static let timeout = Option("timeout", value: "S", range: 0.1...86_400, default: WhereQuery.defaultTimeout,
                                 help: "give up (exit 69) when no good fix has come after S seconds; "
                                     + "a gpsd that cannot be reached ends it within \(plain(GNSSProgress.refusedGrace)) s")
     static let json = Option("json", help: "print one JSON object")

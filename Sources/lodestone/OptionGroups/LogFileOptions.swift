@@ -5,7 +5,7 @@ import Options
 struct LogFileOptions: OptionGroup {
     static let output = Option("output", short: "o", value: "FILE", help: "the CSV file; rows are appended to an existing log")
     static let overwrite = Option("overwrite", help: "replace the file's contents instead of appending")
-    static let fsyncInterval = Option("fsync-interval", value: "S", range: 0.1...60, default: 1,
+    static let fsyncInterval = Option("fsync-interval", value: "S", range: 0.1...60, default: LogSession.Options.defaultFsyncInterval,
                                       help: "seconds between syncs to disk: what a power cut can cost")
     static let rotateSize = Option("rotate-size", value: "MB", range: 0.01...1_000_000,
                                    help: "start a new file (FILE.1.csv, FILE.2.csv, …) before one exceeds MB megabytes")
