@@ -138,9 +138,10 @@ public struct HeadingReplay: Sendable {
     /// The output columns. The last five (rate of turn and the attitude quaternion, body → NED,
     /// magnetic north) are filled when the recording has gyroscope columns (gx,gy,gz in °/s).
     /// The first, `monotonic_s`, is the input's time (its `t` or `monotonic_s` column) as written there:
-    /// seconds on the recording's own clock, the CSV log's name for it.
-    public static let header = "monotonic_s,heading_mag_deg,heading_true_deg,accuracy_deg,heading_mag_raw_deg,declination_deg,"
-        + "declination_source,field_uT,roll_deg,pitch_deg,flags,rate_of_turn_dps,qw,qx,qy,qz"
+    /// seconds on the recording's own clock, the CSV log's name for it. The names are the JSON's
+    /// (`ReportJSON.replayKeys`), without the roll and pitch accuracy and `refine` (its own columns).
+    public static let header = ReportJSON.replayKeys
+        .filter { !["roll_accuracy_deg", "pitch_accuracy_deg", "refine"].contains($0) }.joined(separator: ",")
 
     /// The output is written in chunks of about this many bytes.
     static let chunkBytes = 1 << 16
