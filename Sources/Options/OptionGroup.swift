@@ -4,11 +4,11 @@
 ///
 /// ```swift
 /// struct RateOptions: OptionGroup {
-///     static let rate = Option("rate", value: "HZ", help: "updates per second (default 10)")
+///     static let rate = Option("rate", value: "HZ", range: 1...50.0, default: 10, help: "updates per second")
 ///     static var options: [Option] { [rate] }
 ///     var rate: Double
 ///     init(_ arguments: ParsedArguments) throws(UsageError) {
-///         rate = try arguments.double(Self.rate, in: 1...50) ?? 10
+///         rate = try arguments.numberValue(Self.rate)
 ///     }
 /// }
 /// ```
@@ -110,14 +110,23 @@ extension ParsedArguments {
         return try int(option, in: range) ?? fallback
     }
 
+    /// A text option that declares a default (`ValueFacts.text`): the value given or the default.
+    public func text(_ option: Option) -> String {
+        guard case .text(let fallback)? = option.facts else {
+            preconditionFailure("--\(option.name) declares no text default")
+        }
+        return string(option) ?? fallback
+    }
+
+    /// Throws when more than one of the group's alternatives is given (or none of a required one).
+    public func require(_ group: OptionAlternatives) throws(UsageError) {
+        for option in group.options { _ = checked(option) }
+        try check(group, command: command)
+    }
+
     /// Two comma-separated numbers, e.g. `--location -33.87,151.21`.
     public func pair(_ option: Option, expected: String) throws(UsageError) -> (Double, Double)? {
         try pair(checked(option), expected: expected)
-    }
-
-    /// Throws when more than one of the options is present.
-    public func requireAtMostOne(of options: [Option]) throws(UsageError) {
-        try requireAtMostOne(of: options.map(checked))
     }
 
     /// Throws when `option` is present together with any of `others`, naming the pair.

@@ -46,10 +46,13 @@ public struct ParsedArguments: Sendable, Equatable {
     /// The option as one of a fixed set of words.
     public func choice(_ name: String, from choices: [String]) throws(UsageError) -> String? {
         guard let text = string(name) else { return nil }
-        guard choices.contains(text) else {
+        if choices.contains(text) { return text }
+        // "ut" for "uT", "Daily" for "daily": the word whatever its case, when only one matches.
+        let folded = choices.filter { $0.lowercased() == text.lowercased() }
+        guard folded.count == 1 else {
             throw .invalidValue(option: name, value: text, expected: "one of " + choices.joined(separator: ", "))
         }
-        return text
+        return folded[0]
     }
 
     /// Two comma-separated numbers, e.g. `--location -33.87,151.21`.
@@ -61,14 +64,6 @@ public struct ParsedArguments: Sendable, Equatable {
               a.isFinite, b.isFinite
         else { throw .invalidValue(option: name, value: text, expected: expected) }
         return (a, b)
-    }
-
-    /// Throws when more than one of the named options is present.
-    public func requireAtMostOne(of names: [String]) throws(UsageError) {
-        let given = names.filter { flags.contains($0) || values[$0] != nil }
-        if given.count > 1 {
-            throw .conflict("options " + given.map { "--\($0)" }.joined(separator: " and ") + " cannot be used together")
-        }
     }
 }
 

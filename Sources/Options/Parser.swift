@@ -72,7 +72,29 @@ public func parseArguments(_ arguments: [String], spec: CommandSpec) throws(Usag
     if result.positionals.count > spec.positionals.count && !result.helpRequested {
         throw .unexpectedArgument(result.positionals[spec.positionals.count], command: spec.name)
     }
+    if !result.helpRequested {
+        for group in spec.usageGroups { try result.check(group, command: spec.name) }
+    }
     return result
+}
+
+extension ParsedArguments {
+    /// Throws when more than one of the group's alternatives is given, or none of a required group.
+    func check(_ group: OptionAlternatives, command: String) throws(UsageError) {
+        func present(_ option: Option) -> Bool { flags.contains(option.name) || values[option.name] != nil }
+        // Each alternative given, by the first of its options given.
+        let given = group.alternatives.compactMap { $0.first(where: present) }
+        if given.count > 1 && group.exclusive {
+            throw .conflict("options " + given.map { "--" + $0.name }.joined(separator: " and ")
+                + " cannot be used together\nsee 'lodestone \(command) --help'")
+        }
+        if group.required && given.isEmpty {
+            let words = group.alternatives.map { $0.map(\.bareUsage).joined(separator: " ") }
+            let what = words.count == 1 ? words[0]
+                : (group.exclusive ? "one of " : "at least one of ") + words.joined(separator: " or ")
+            throw .missingArgument(what + (group.example.map { "\ne.g. " + $0 } ?? ""), command: command)
+        }
+    }
 }
 
 /// "-33.8" or a list of numbers starting with a negative one ("-33.86,151.2", a position).

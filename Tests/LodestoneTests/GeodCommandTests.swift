@@ -14,7 +14,11 @@ struct GeodCommandTests {
         let out = result.stdout.split(separator: "\n").map(String.init)
         #expect(out.count == sample.count + 1)
         let header = out[0].split(separator: ",").map(String.init)
-        #expect(header.contains("distance_m") && header.contains("azimuth1_deg") && header.contains("azimuth2_deg"))
+        // The columns are geod --json's keys (the old input header, lat1,lon1,…, is still read).
+        #expect(header == ["lat1_deg", "lon1_deg", "lat2_deg", "lon2_deg", "distance_m", "azimuth1_deg", "azimuth2_deg"])
+        let json = try runLodestone(["geod", "--inverse", "1", "2", "3", "4", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == Set(header))
         let d = header.firstIndex(of: "distance_m")!, a1 = header.firstIndex(of: "azimuth1_deg")!, a2 = header.firstIndex(of: "azimuth2_deg")!
         for (i, expected) in sample.enumerated() {
             let cells = out[i + 1].split(separator: ",").map(String.init)

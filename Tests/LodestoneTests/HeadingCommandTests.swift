@@ -47,10 +47,10 @@ struct HeadingCommandTests {
         #expect(r.status == 0, "\(r.stderr)")
         let rows = r.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let header = rows[0]
-        for column in ["t", "heading_mag_deg", "heading_true_deg", "accuracy_deg"] { #expect(header.contains(column)) }
+        for column in ["monotonic_s", "heading_mag_deg", "heading_true_deg", "accuracy_deg"] { #expect(header.contains(column)) }
         #expect(rows.count == truth.count + 1)
         let inputTimes = csv.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) }
-        let ti = header.firstIndex(of: "t")!, mi = header.firstIndex(of: "heading_mag_deg")!
+        let ti = header.firstIndex(of: "monotonic_s")!, mi = header.firstIndex(of: "heading_mag_deg")!
         let tri = header.firstIndex(of: "heading_true_deg")!, ai = header.firstIndex(of: "accuracy_deg")!
         for (i, row) in rows.dropFirst().enumerated() {
             #expect(row[ti] == inputTimes[i], "t is copied from the input")

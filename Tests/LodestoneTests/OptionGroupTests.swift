@@ -41,7 +41,7 @@ struct OptionGroupTests {
         for command in allCommands {
             let spec = command.spec
             let usage = spec.usage
-            let named = usage.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "[" || $0 == "]" })
+            let named = usage.split(whereSeparator: { " \n[]()|".contains($0) })
                 .filter { $0.hasPrefix("--") }
                 .map { String($0.dropFirst(2)) }
             #expect(Set(named) == Set(spec.options.map(\.name)),
@@ -54,6 +54,103 @@ struct OptionGroupTests {
         // `watch` once left six options out of its hand-written usage.
         let watch = allCommands.first { $0.spec.name == "watch" }!.spec
         #expect(watch.usage.contains("[--once]") && watch.usage.contains("[--goto TARGET]"))
+    }
+
+    /// The words that give `option` on a command line (any value: parsing does not judge values).
+    func given(_ option: Option) -> [String] {
+        option.isFlag ? ["--" + option.name] : ["--" + option.name, option.choices.first ?? "1"]
+    }
+
+    @Test("usage lines show what a command needs without brackets and its alternatives as one group; parsing holds to them")
+    func requiredAndAlternatives() throws {
+        func usage(_ spec: CommandSpec) -> String { spec.usage.split(separator: "\n").map { $0.trimmingSpaces }.joined(separator: " ") }
+        #expect(usage(GeodCommand.spec).contains(" (--inverse | --direct) [--csv | --json]"))
+        #expect(usage(LogCommand.spec).hasPrefix("--output FILE ") && usage(LogCommand.spec).contains("[--rotate-size MB | --rotate daily]"))
+        #expect(usage(HeadingCommand.spec).hasPrefix("--from-file FILE "))
+        #expect(usage(DeclinationCommand.spec).hasPrefix("(--lat DEG --lon DEG | --csv) [--date YYYY-MM-DD | --year Y]"))
+        #expect(usage(CalibrateCommand.spec).contains("[--yes | --output FILE]")
+                && usage(CalibrateCommand.spec).contains("[--record FILE | --from-file FILE]"))
+        for spec in [TrackCommand.spec, WhereCommand.spec, GotoCommand.spec, RegionsCommand.spec] {
+            #expect(usage(spec).contains("[--gpsd HOST:PORT | --simulate]"), "\(spec.name)")
+        }
+        #expect(usage(ServeCommand.spec).contains("(--nmea URL | --signalk URL | --json FILE | --mqtt URL)..."))
+        _ = try parseArguments(["--nmea", "tcp://:1", "--json", "-", "--mqtt", "mqtt://b/p"], spec: ServeCommand.spec)
+        for spec in [WatchCommand.spec, LogCommand.spec, ServeCommand.spec] {
+            #expect(usage(spec).contains("[--gpsd HOST:PORT | --no-gnss]") && usage(spec).contains("[--location LAT,LON | --declination DEG]"),
+                    "\(spec.name)")
+        }
+        for command in allCommands {
+            let spec = command.spec
+            for group in spec.usageGroups {
+                for option in group.options {
+                    #expect(spec.options.contains { $0.name == option.name }, "\(spec.name): --\(option.name) is grouped, not declared")
+                }
+                #expect(usage(spec).contains(group.usageWord), "\(spec.name): '\(group.usageWord)' is not in its usage")
+                // Two alternatives together are refused when parsing, and so is a required group left out.
+                if group.alternatives.count > 1 && group.exclusive {
+                    let both = group.alternatives.prefix(2).flatMap { given($0[0]) }
+                    #expect(throws: UsageError.self, "\(spec.name) \(both)") { try parseArguments(both, spec: spec) }
+                }
+                if group.required {
+                    let others = spec.usageGroups.filter { $0.required && $0.usageWord != group.usageWord }
+                        .flatMap { $0.alternatives[0].flatMap(given) }
+                    #expect(throws: UsageError.self, "\(spec.name) without \(group.usageWord)") { try parseArguments(others, spec: spec) }
+                }
+            }
+        }
+    }
+
+    @Test("no help string types a default or a range by hand: they come from the option's declaration")
+    func noHandTypedDefaults() {
+        let options = allCommands.flatMap { $0.spec.options } + ProgramInterface.topLevelOptions
+        for option in options {
+            #expect(!option.help.lowercased().contains("default"), "--\(option.name) types a default by hand: '\(option.help)'")
+            if let range = option.facts?.rangeText {
+                #expect(!option.help.contains(range), "--\(option.name) types its range by hand: '\(option.help)'")
+            }
+            // What is said about the default comes from the declaration, once, in the summary.
+            #expect(option.summary.components(separatedBy: "default").count <= 2, "--\(option.name): '\(option.summary)'")
+        }
+        // Defaults that were typed by hand (#26) are declared now.
+        let declared: [(Option, String)] = [(HeadingOptions.smoothing, "0.7"), (ServeSinkOptions.talker, "HC"),
+                                            (GNSSOptions.gpsd, "127.0.0.1:2947"), (HeadingCommand.unit, "uT"),
+                                            (LanguageOption.lang, "en"), (WatchCommand.timeout, "10"),
+                                            (CalibrateCommand.simSpeed, "1"), (SensorOptions.scenario, "table")]
+        for (option, value) in declared { #expect(option.facts?.defaultText == value, "--\(option.name)") }
+        for option in [HeadingCommand.year, DeclinationCommand.date, DurationOption.duration, UnitsOption.units, SensorOptions.sensor,
+                       PlacesCommand.count, GotoCommand.radius, TrackCommand.distanceFilter, WatchCommand.rate, HeadingCommand.residual,
+                       HeadingOptions.deviation, CalibrationFileOption.calibration] {
+            #expect(option.absent != nil, "--\(option.name) says nothing of what happens without it")
+        }
+    }
+
+    @Test("--unit, --deviation and --rotate are typed choices: a wrong word is a usage error naming every valid one")
+    func typedChoices() throws {
+        let cases: [([String], String, [String])] = [
+            (["calibrate", "--from-file", "x.csv", "--unit", "tesla"], "unit", ["uT", "gauss", "counts"]),
+            (["heading", "--from-file", "x.csv", "--unit", "furlongs"], "unit", ["uT", "gauss", "nT", "mG"]),
+            (["watch", "--deviation", "sometimes"], "deviation", ["off", "apply", "learn", "show"]),
+            (["log", "-o", "x.csv", "--rotate", "weekly"], "rotate", ["daily"]),
+        ]
+        for (arguments, name, words) in cases {
+            let error = try #require(usageError(arguments), "\(arguments)")
+            guard case .invalidValue(let option, _, let expected) = error else {
+                Issue.record("\(arguments): \(error)")
+                continue
+            }
+            #expect(option == name)
+            for word in words { #expect(expected.contains(word), "\(arguments): '\(expected)' lacks \(word)") }
+        }
+        // Read as the enumerations' cases, whatever the word's case.
+        let calibrate = try parseArguments(["--from-file", "x.csv", "--unit", "GAUSS"], spec: CalibrateCommand.spec)
+        #expect(try calibrate.choice(CalibrateCommand.unit, as: RecordingUnit.self) == .gauss)
+        let watch = try parseArguments(["--deviation", "learn"], spec: WatchCommand.spec)
+        let heading = try HeadingOptions(watch)
+        #expect(heading.settings.deviation == .learn && !heading.showDeviation)
+        #expect(try HeadingOptions(try parseArguments(["--deviation", "show"], spec: WatchCommand.spec)).showDeviation)
+        let log = try parseArguments(["-o", "x.csv", "--rotate", "daily"], spec: LogCommand.spec)
+        #expect(try LogFileOptions(log).file?.rotation == .daily)
+        #expect(try HeadingCommand.spec.options.first { $0.name == "unit" }.map { try parseArguments(["--from-file", "x", "--unit", "ut"], spec: HeadingCommand.spec).chosen($0, as: HeadingCommand.FieldUnit.self) } == .uT)
     }
 
     @Test("--min-mode and --style are typed choices with their declared defaults")

@@ -145,14 +145,30 @@ struct SchemaValidationTests {
                 keysByCommand[output.command[0], default: []].formUnion(Self.keys(object))
             }
         }
-        let synonyms = ["lat", "lon", "latitude", "longitude", "mode", "fix_mode", "alt_hae_m", "alt_msl_m", "altitude",
-                        "heading_magnetic_deg", "heading_magnetic_raw_deg", "speed", "course", "eph", "timestamp", "t"]
-        // heading --from-file copies the recording's own t column through (seconds as recorded, not a
-        // wall time), as its CSV does.
-        let copiedFromInput: [String: Set<String>] = ["heading": ["t"]]
+        let synonyms = ["lat", "lon", "latitude", "longitude", "lat1", "lon1", "lat2", "lon2", "mode", "fix_mode", "alt_hae_m",
+                        "alt_msl_m", "altitude", "heading_magnetic_deg", "heading_magnetic_raw_deg", "speed", "course", "eph",
+                        "timestamp", "t", "t_s", "azimuth1", "azimuth2", "monotonic", "unix_s"]
+        // Every command, the one-shot ones (declination, geod, detect, the replay) too.
+        #expect(Set(keysByCommand.keys) == ["watch", "serve", "track", "where", "places", "goto", "regions", "analyze", "heading",
+                                            "declination", "geod", "detect"])
         for (command, keys) in keysByCommand {
-            let keys = keys.subtracting(copiedFromInput[command] ?? [])
             #expect(keys.isDisjoint(with: synonyms), "\(command) uses \(keys.intersection(synonyms))")
+            // A latitude or longitude, of a fix or of a geodesic's point, is in degrees and says so as the log does.
+            for key in keys where key.range(of: #"^(lat|lon)(\d|_|$)"#, options: .regularExpression) != nil {
+                #expect(key.range(of: #"^(lat|lon)[12]?_deg$"#, options: .regularExpression) != nil, "\(command) names a position \(key)")
+            }
+        }
+        // The one time key holds ISO 8601 UTC text wherever it appears; the seconds of a monotonic clock
+        // (the live updates', a recording's) are monotonic_s.
+        for output in outputs {
+            for line in output.lines {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+                if let time = object["time"] as? String {
+                    #expect(time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$"#, options: .regularExpression) != nil,
+                            "\(output.command): time '\(time)'")
+                }
+                if let monotonic = object["monotonic_s"] { #expect(monotonic is NSNumber, "\(output.command): monotonic_s") }
+            }
         }
         for (quantity, key, commands) in [("latitude", "lat_deg", ["watch", "serve", "track", "where", "places", "goto", "regions", "declination"]),
                                           ("longitude", "lon_deg", ["watch", "serve", "track", "where", "places", "goto", "regions", "declination"]),
@@ -161,6 +177,10 @@ struct SchemaValidationTests {
                                           ("horizontal error", "eph_m", ["watch", "serve", "track", "where"]),
                                           ("speed over ground", "speed_mps", ["watch", "serve", "track", "where"]),
                                           ("time", "time", ["watch", "serve", "track", "where", "goto", "regions"]),
+                                          ("seconds on the monotonic clock", "monotonic_s", ["watch", "serve", "heading"]),
+                                          ("azimuth at the start", "azimuth1_deg", ["geod"]),
+                                          ("point 1's latitude", "lat1_deg", ["geod"]),
+                                          ("height above the ellipsoid", "height_km", ["declination"]),
                                           ("distance", "distance_m", ["places", "goto", "regions", "analyze", "geod"]),
                                           ("magnetic heading", "heading_mag_deg", ["watch", "serve", "heading"]),
                                           ("declination", "declination_deg", ["watch", "serve", "heading", "declination"]),

@@ -40,7 +40,9 @@ struct ServeOptionTests {
 
     @Test("bad sinks are usage errors that say what was expected")
     func refusesBadSinks() {
-        #expect(usageError([])?.message.contains("nothing to serve") == true)
+        let nothing = usageError([])?.message ?? ""
+        #expect(nothing.contains("at least one of --nmea URL or --signalk URL or --json FILE or --mqtt URL")
+                && nothing.contains("e.g. lodestone serve --simulate --nmea tcp://:10110"), "\(nothing)")
         #expect(usageError(["--nmea", "http://x:1"])?.message.contains("tcp://[HOST]:PORT or udp://HOST:PORT") == true)
         #expect(usageError(["--nmea", "udp://:10110"])?.message.contains("names no host") == true)
         #expect(usageError(["--nmea", "tcp://:70000"])?.message.contains("no valid port") == true)

@@ -44,7 +44,7 @@ struct CalibrateFromFileSessionTests {
         let ned = Vector3(cos(dip), 0, sin(dip)) * place.total
         let path = h.path("circles.csv")
         try Self.circlesCSV(ned: ned, seed: 7).write(toFile: path, atomically: true, encoding: .utf8)
-        let status = try calibrateFromFile(CalibrationFileRequest(path: path, unit: "uT", place: place), runtime: runtime)
+        let status = try calibrateFromFile(CalibrationFileRequest(path: path, unit: .uT, place: place), runtime: runtime)
         #expect(status == .success)
         let summary = h.diagnostics.text
         #expect(summary.contains("method        vehicle"), "\(summary)")
@@ -73,7 +73,7 @@ struct CalibrateFromFileSessionTests {
         let path = h.path("circles.csv")
         try Self.circlesCSV(ned: Vector3(24.7, 0, -51.6), seed: 8).write(toFile: path, atomically: true, encoding: .utf8)
         #expect {
-            _ = try calibrateFromFile(CalibrationFileRequest(path: path, unit: "uT"), runtime: h.runtime("calibrate"))
+            _ = try calibrateFromFile(CalibrationFileRequest(path: path, unit: .uT), runtime: h.runtime("calibrate"))
         } throws: { error in
             guard let e = error as? CalibrationFitError else { return false }
             return e.message.contains("single ring") && e.message.contains("--location LAT,LON") && e.exitCode == .dataError
@@ -88,7 +88,7 @@ struct CalibrateFromFileSessionTests {
         lines.insert("0,0,-1,1e29,-1e29,1e29", at: 8000)
         let path = h.path("spiked.csv")
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(try calibrateFromFile(CalibrationFileRequest(path: path, unit: "gauss"), runtime: h.runtime("calibrate")) == .success)
+        #expect(try calibrateFromFile(CalibrationFileRequest(path: path, unit: .gauss), runtime: h.runtime("calibrate")) == .success)
         let profile = try CalibrationProfile.decode(h.output.text)
         #expect(profile.residualPercent < 2, "\(profile.residualPercent)")
         #expect(h.diagnostics.text.contains("checks        all passed"))
@@ -104,7 +104,7 @@ struct CalibrateFromFileSessionTests {
         let path = h.path("mag.csv")
         try "x,y,z\n1,2,3\n4,5,6\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(throws: RecordingError.vehicleNeedsAcceleration(path: path)) {
-            _ = try calibrateFromFile(CalibrationFileRequest(path: path, unit: "uT", vehicle: true), runtime: h.runtime("calibrate"))
+            _ = try calibrateFromFile(CalibrationFileRequest(path: path, unit: .uT, vehicle: true), runtime: h.runtime("calibrate"))
         }
         #expect(RecordingError.vehicleNeedsAcceleration(path: path).message.contains("ax,ay,az"))
     }
@@ -113,7 +113,7 @@ struct CalibrateFromFileSessionTests {
         let h = try SessionHarness("tumble")
         let real = Self.realRecording
         let place = try #require(ExpectedPlace.at(latitude: 3.1, longitude: 101.7, unixSeconds: h.clock.wall()))
-        let status = try calibrateFromFile(CalibrationFileRequest(path: real, unit: "gauss", place: place),
+        let status = try calibrateFromFile(CalibrationFileRequest(path: real, unit: .gauss, place: place),
                                            runtime: h.runtime("calibrate"))
         #expect(status == .success)
         #expect(h.diagnostics.text.contains("method        ellipsoid"))

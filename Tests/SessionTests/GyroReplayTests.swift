@@ -37,7 +37,7 @@ struct GyroReplayTests {
         }
         var errors: [Double] = []
         for row in rows {
-            guard let t = row["t"], let truth = truth[t], truth.moving, abs(truth.pitch) <= 60, truth.heading.isFinite,
+            guard let t = row["monotonic_s"], let truth = truth[t], truth.moving, abs(truth.pitch) <= 60, truth.heading.isFinite,
                   let heading = row["heading_mag_deg"].flatMap(Double.init) else { continue }
             errors.append(abs((heading - truth.heading + 540).truncatingRemainder(dividingBy: 360) - 180))
         }

@@ -92,7 +92,7 @@ struct PlantedLinkTests {
         try (lines.joined(separator: "\n") + "\n").write(toFile: recording, atomically: false, encoding: .utf8)
         plant(dir + "/profile.json")
         let h = try SessionHarness("planted-calibrate")
-        _ = try calibrateFromFile(CalibrationFileRequest(path: recording, unit: "uT", output: dir + "/profile.json", force: true),
+        _ = try calibrateFromFile(CalibrationFileRequest(path: recording, unit: .uT, output: dir + "/profile.json", force: true),
                                   runtime: h.runtime("calibrate"))
         victimIsIntact()
         #expect(isRegularFile(dir + "/profile.json") && readFile(dir + "/profile.json")?.contains("offset") == true)

@@ -70,8 +70,8 @@ struct QueryTests {
         let d = try SessionHarness("geod-direct-2")
         _ = try GeodesicQuery(inverse: false, numbers: [-33.8694, 151.1990, az, s], json: true).run(runtime: d.runtime("geod"))
         let p = try JSONValue.parse(d.output.lines[0])
-        #expect(abs((p["lat2"]?.double ?? 0) - -37.8136) < 1e-9)
-        #expect(abs((p["lon2"]?.double ?? 0) - 144.9631) < 1e-9)
+        #expect(abs((p["lat2_deg"]?.double ?? 0) - -37.8136) < 1e-9)
+        #expect(abs((p["lon2_deg"]?.double ?? 0) - 144.9631) < 1e-9)
         #expect(abs((p["azimuth2_deg"]?.double ?? -1) - (o["azimuth2_deg"]?.double ?? -2)) < 1e-9)
     }
 

@@ -40,7 +40,7 @@ struct RefinementReplayTests {
         var errors: [(time: Double, error: Double)] = []
         if !format {
             let header = lines[0].split(separator: ",").map(String.init)
-            let ti = try #require(header.firstIndex(of: "t")), hi = try #require(header.firstIndex(of: "heading_mag_deg"))
+            let ti = try #require(header.firstIndex(of: "monotonic_s")), hi = try #require(header.firstIndex(of: "heading_mag_deg"))
             for line in lines.dropFirst() {
                 let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
                 guard let heading = Double(cells[hi]), let t = truth[cells[ti]], let time = Double(cells[ti]) else { continue }

@@ -31,7 +31,10 @@ public final class LogSession {
         /// which new rows are lost (counted) rather than waited for. 1 MiB: about 40 s at 100 Hz.
         public var streamLimit: Int
 
-        public init(path: String, overwrite: Bool = false, fsyncInterval: Double = 1, flushInterval: Double = 0.5,
+        /// Seconds between syncs to disk when the command does not say (`--fsync-interval`).
+        public static let defaultFsyncInterval = 1.0
+
+        public init(path: String, overwrite: Bool = false, fsyncInterval: Double = defaultFsyncInterval, flushInterval: Double = 0.5,
                     rotation: LogRotation = .none, bufferLimit: Int = 1 << 16, streamLimit: Int = 1 << 20) {
             self.path = path
             self.overwrite = overwrite

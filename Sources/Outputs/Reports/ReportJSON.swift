@@ -19,9 +19,9 @@ public enum ReportJSON {
         var o = Fields()
         o.time("time", r.wall)
         o.number("monotonic_s", r.monotonic, 6)
-        o.number("heading_mag_deg", wrapDegrees(r.magneticHeading), 3)
-        o.number("heading_true_deg", r.trueHeading.map(wrapDegrees), 3)
-        o.number("heading_compass_deg", r.deviation == nil ? nil : r.compassHeading.map(wrapDegrees), 3)
+        o.angle("heading_mag_deg", r.magneticHeading, 3)
+        o.angle("heading_true_deg", r.trueHeading, 3)
+        o.angle("heading_compass_deg", r.deviation == nil ? nil : r.compassHeading, 3)
         o.number("deviation_deg", r.deviation, 3)
         o.number("declination_deg", r.variation, 3)
         o.text("declination_source", r.variationSource)
@@ -65,7 +65,7 @@ public enum ReportJSON {
         o.number("lon_deg", f.longitude, 8)
         o.number("alt_m", f.altitude, 3)
         o.number("speed_mps", f.speed, 3)
-        o.number("course_deg", f.course.map(wrapDegrees), 3)
+        o.angle("course_deg", f.course, 3)
         o.number("eph_m", f.horizontalError, 3)
         return o
     }
@@ -101,7 +101,7 @@ public enum ReportJSON {
     public static func movement(_ m: MovementRecord) -> JSONValue {
         var o = fixFields(m.fix)
         o.number("fix_distance_m", m.legDistance, 3)
-        o.number("fix_bearing_deg", m.legBearing.map(wrapDegrees), 3)
+        o.angle("fix_bearing_deg", m.legBearing, 3)
         o.text("fix_direction", m.legDirection)
         o.number("total_m", m.total, 3)
         o.value("stationary", m.stationary.map(JSONValue.bool))
@@ -128,7 +128,7 @@ public enum ReportJSON {
         o.number("lon_deg", p.longitude, 8)
         o.number("radius_m", p.radius, 3)
         o.number("distance_m", p.distance, 3)
-        o.number("direction_deg", p.direction.map(wrapDegrees), 6)
+        o.angle("direction_deg", p.direction, 6)
         o.text("matched_name", p.matchedName)
         o.text("match", p.match)
         return o.json
@@ -145,7 +145,7 @@ public enum ReportJSON {
         o.number("lat_deg", g.latitude, 8)
         o.number("lon_deg", g.longitude, 8)
         o.number("distance_m", g.distance, 3)
-        o.number("bearing_deg", g.bearing.map(wrapDegrees), 6)
+        o.angle("bearing_deg", g.bearing, 6)
         o.number("relative_bearing_deg", g.relativeBearing, 3)
         o.number("vmg_mps", g.speedMadeGood, 3)
         o.number("eta_s", g.timeToGo, 1)
@@ -167,6 +167,114 @@ public enum ReportJSON {
         return o.json
     }
 
+    /// The keys of a replayed estimate, in order; `heading --from-file`'s CSV has the same names, without
+    /// the roll and pitch accuracy, and `refine` as its `refine_…` columns.
+    public static let replayKeys = [
+        "monotonic_s", "heading_mag_deg", "heading_true_deg", "accuracy_deg", "roll_accuracy_deg", "pitch_accuracy_deg",
+        "heading_mag_raw_deg", "declination_deg", "declination_source", "field_uT", "roll_deg", "pitch_deg", "flags",
+        "rate_of_turn_dps", "qw", "qx", "qy", "qz", "refine"]
+
+    /// One estimate of `heading --from-file --format json`, its numbers at the replay CSV's resolution.
+    public static func replay(_ r: ReplayRecord) -> JSONValue {
+        var o = Fields()
+        o.exact("monotonic_s", r.monotonic)
+        o.angle("heading_mag_deg", r.magneticHeading, 4)
+        o.angle("heading_true_deg", r.trueHeading, 4)
+        o.number("accuracy_deg", r.accuracy, 3)
+        o.number("roll_accuracy_deg", r.rollAccuracy, 2)
+        o.number("pitch_accuracy_deg", r.pitchAccuracy, 2)
+        o.angle("heading_mag_raw_deg", r.rawMagneticHeading, 4)
+        o.number("declination_deg", r.declination, 4)
+        o.text("declination_source", r.declinationSource)
+        o.number("field_uT", r.fieldStrength, 3)
+        o.number("roll_deg", r.roll, 3)
+        o.number("pitch_deg", r.pitch, 3)
+        o.value("flags", .array(r.flags.map(JSONValue.string)))
+        o.number("rate_of_turn_dps", r.rateOfTurn, 3)
+        for (index, key) in ["qw", "qx", "qy", "qz"].enumerated() {
+            o.number(key, r.quaternion.flatMap { index < $0.count ? $0[index] : nil }, 6)
+        }
+        o.value("refine", r.refinement.map(refinement))
+        return o.json
+    }
+
+    /// The keys of `declination --json`, in order.
+    public static let declinationKeys = [
+        "decimal_year", "lat_deg", "lon_deg", "height_km", "declination_deg", "declination_uncertainty_deg",
+        "declination_change_deg_per_year", "inclination_deg", "inclination_change_deg_per_year", "total_nT",
+        "horizontal_nT", "north_nT", "east_nT", "down_nT", "total_change_nT_per_year", "grid_variation_deg", "zone",
+        "extrapolated"]
+
+    /// The World Magnetic Model at one place and date (`declination --json`), at the model's full precision.
+    public static func declination(_ d: DeclinationRecord) -> JSONValue {
+        var o = Fields()
+        for (key, value) in zip(declinationKeys, [d.decimalYear, d.latitude, d.longitude, d.heightKm, d.declination,
+                                                  d.declinationUncertainty, d.declinationChange, d.inclination,
+                                                  d.inclinationChange, d.total, d.horizontal, d.north, d.east, d.down,
+                                                  d.totalChange, d.gridVariation]) {
+            o.exact(key, value)
+        }
+        o.text("zone", d.zone)
+        o.value("extrapolated", .bool(d.extrapolated))
+        return o.json
+    }
+
+    /// The keys (and `geod --csv`'s columns) of a geodesic problem, in order: what was given, then
+    /// what was found. A point's latitude and longitude are named as a fix's, with the point's number.
+    public static func geodesicKeys(inverse: Bool) -> [String] {
+        inverse ? ["lat1_deg", "lon1_deg", "lat2_deg", "lon2_deg", "distance_m", "azimuth1_deg", "azimuth2_deg"]
+            : ["lat1_deg", "lon1_deg", "azimuth1_deg", "distance_m", "lat2_deg", "lon2_deg", "azimuth2_deg"]
+    }
+
+    /// A geodesic problem and its answer (`geod --json`), at full precision (nanometres).
+    public static func geodesic(_ g: GeodesicRecord) -> JSONValue {
+        let values: [String: Double] = ["lat1_deg": g.latitude1, "lon1_deg": g.longitude1, "lat2_deg": g.latitude2,
+                                        "lon2_deg": g.longitude2, "distance_m": g.distance, "azimuth1_deg": g.azimuth1,
+                                        "azimuth2_deg": g.azimuth2]
+        var o = Fields()
+        for key in geodesicKeys(inverse: g.inverse) { o.exact(key, values[key]) }
+        return o.json
+    }
+
+    /// Which sensors answer (`detect --json`): every device, the ones the commands will use, and the
+    /// buses that could not be opened.
+    public static func detection(_ d: DetectionRecord) -> JSONValue {
+        func choice(_ c: DetectionRecord.Choice?) -> JSONValue? {
+            c.map { c in
+                var o = Fields()
+                o.text("name", c.name)
+                o.integer("bus", c.bus)
+                o.text("address_hex", c.addressHex)
+                return o.json
+            }
+        }
+        var o = Fields()
+        o.value("simulated", .bool(d.simulated))
+        o.value("buses", .array(d.buses.map { .number(Double($0)) }))
+        o.value("devices", .array(d.devices.map { device in
+            var f = Fields()
+            f.integer("bus", device.bus)
+            f.integer("address", device.address)
+            f.text("address_hex", device.addressHex)
+            f.text("chip", device.chip)
+            f.text("category", device.category)
+            f.text("option_name", device.optionName)
+            f.text("confidence", device.confidence)
+            f.text("evidence", device.evidence)
+            return f.json
+        }))
+        o.value("boards", .array(d.boards.map(JSONValue.string)))
+        o.value("magnetometer", choice(d.magnetometer))
+        o.value("accelerometer", choice(d.accelerometer))
+        o.value("unopened", .array(d.unopened.map { item in
+            var f = Fields()
+            f.integer("bus", item.bus)
+            f.text("error", item.error)
+            return f.json
+        }))
+        return o.json
+    }
+
     /// An object's fields in order, every key present: an unknown (nil or not finite) value is null.
     public struct Fields {
         public private(set) var fields: [(String, JSONValue)] = []
@@ -175,7 +283,22 @@ public enum ReportJSON {
         public mutating func number(_ key: String, _ value: Double?, _ decimals: Int) {
             fields.append((key, value.flatMap { $0.isFinite ? ReportJSON.number($0, decimals) : nil } ?? .null))
         }
+        /// A direction in [0, 360), rounded to `decimals` places: wrapped before and after rounding, so
+        /// 359.9999 at 3 places is 0, never 360.
+        public mutating func angle(_ key: String, _ value: Double?, _ decimals: Int) {
+            number(key, value.map { v in
+                guard v.isFinite else { return v }
+                let rounded = roundedToDecimals(wrapDegrees(v), decimals)
+                return rounded >= 360 ? 0 : rounded
+            }, decimals)
+        }
         public mutating func text(_ key: String, _ value: String?) { fields.append((key, value.map(JSONValue.string) ?? .null)) }
+        /// A number as it is, unrounded (a model's or a geodesic's full precision); null when not finite.
+        public mutating func exact(_ key: String, _ value: Double?) {
+            fields.append((key, value.flatMap { $0.isFinite ? JSONValue.number($0) : nil } ?? .null))
+        }
+        /// A whole number (a count, a bus, an address).
+        public mutating func integer(_ key: String, _ value: Int?) { fields.append((key, value.map { .number(Double($0)) } ?? .null)) }
         /// A Unix time as ISO 8601 UTC with milliseconds.
         public mutating func time(_ key: String, _ unixSeconds: Double?) {
             fields.append((key, unixSeconds.flatMap { $0.isFinite ? .string(ISO8601.format($0)) : nil } ?? .null))

@@ -2,12 +2,27 @@ import Calibration
 import JSON
 import Platform
 
+/// The unit of a recording `calibrate --from-file` fits (`--unit`); µT and gauss enable the
+/// field-strength checks.
+public enum RecordingUnit: String, Sendable, CaseIterable {
+    case uT, gauss, counts
+
+    /// Units per microtesla (a field in µT times this is in the unit); nil for raw counts.
+    var perMicrotesla: Double? {
+        switch self {
+        case .uT: return 1
+        case .gauss: return 0.01
+        case .counts: return nil
+        }
+    }
+}
+
 /// What `lodestone calibrate --from-file` was asked to do.
 public struct CalibrationFileRequest: Sendable {
     /// The recording (CSV).
     public var path: String
-    /// The recording's unit: "uT", "gauss", "counts" or "input" (unknown).
-    public var unit: String
+    /// The recording's unit; nil: unknown (the profile says "input").
+    public var unit: RecordingUnit?
     /// Where the calibration happened, for the expected field.
     public var place: ExpectedPlace?
     /// The identity the profile is stored under.
@@ -20,8 +35,11 @@ public struct CalibrationFileRequest: Sendable {
     /// vehicle's roll and pitch; without it the recording decides.
     public var vehicle: Bool
 
-    public init(path: String, unit: String = "input", place: ExpectedPlace? = nil,
-                sensor: SensorIdentity = SensorIdentity(chip: "recording"), output: String? = nil, force: Bool = false,
+    /// The chip name a fitted recording's profile is stored under when `--sensor` does not say.
+    public static let recordingChip = "recording"
+
+    public init(path: String, unit: RecordingUnit? = nil, place: ExpectedPlace? = nil,
+                sensor: SensorIdentity = SensorIdentity(chip: recordingChip), output: String? = nil, force: Bool = false,
                 vehicle: Bool = false) {
         self.vehicle = vehicle
         self.path = path
@@ -37,10 +55,11 @@ public struct CalibrationFileRequest: Sendable {
 /// one profile document (JSON) to the output file, or to stdout; a summary goes to stderr.
 ///
 /// ```swift
-/// return try calibrateFromFile(CalibrationFileRequest(path: "raw.csv", unit: "uT"), runtime: runtime)
+/// return try calibrateFromFile(CalibrationFileRequest(path: "raw.csv", unit: .uT), runtime: runtime)
 /// ```
 public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtime) throws -> ExitCode {
-    let path = request.path, unit = request.unit, place = request.place, output = request.output
+    let path = request.path, place = request.place, output = request.output
+    let unit = request.unit?.rawValue ?? "input"
     let identity = request.sensor
     if let output, Files.same(output, path) {
         throw InvalidRequest("--output \(output) would overwrite the recording being calibrated; choose another file")
@@ -54,7 +73,7 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
     }
 
     var options = CalibrationOptions()
-    let scale = unit == "uT" ? 1.0 : (unit == "gauss" ? 0.01 : nil)
+    let scale = request.unit?.perMicrotesla
     if let scale {
         options.plausibleFieldRange = (15 * scale)...(100 * scale)
         if let place { options.expectedFieldStrength = place.total * scale }
@@ -89,7 +108,7 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
     let profile = outcome.profile(sensor: identity, unit: unit, created: ISO8601.format(runtime.time.wall()))
     let json = profile.jsonValue.serialized(pretty: true) + "\n"
 
-    let unitLabel = unit == "input" ? "(input unit)" : (unit == "uT" ? "µT" : unit)
+    let unitLabel = request.unit.map { $0 == .uT ? "µT" : $0.rawValue } ?? "(input unit)"
     var summary = ["calibration of \(path): \(recording.magnetic.count) samples"
         + (recording.badRowCount == 0 ? "" : " (\(recording.badRowCount) bad rows skipped)")
         + ", columns " + recording.magneticColumns.joined(separator: ",")]

@@ -15,8 +15,10 @@ public struct WizardRequest: Sendable {
     public var output: String?
     /// Save to the default file without asking.
     public var saveWithoutAsking: Bool
-    /// Longest time to collect, seconds; nil: until it passes (300 s without a terminal).
+    /// Longest time to collect, seconds; nil: until it passes (`unattendedLimit` without a terminal).
     public var duration: Double?
+    /// How long the wizard collects without a terminal when `duration` does not say, seconds.
+    public static let unattendedLimit = 300.0
     /// Also calibrate the accelerometer.
     public var accelerometer: Bool
     /// Align the heading with a landmark afterwards.
@@ -77,7 +79,7 @@ public func runCalibrationWizard(_ request: WizardRequest, runtime: Runtime) thr
         }
         try store.setAsideCorrupt()
     }
-    let timeLimit = request.duration ?? (interactive ? nil : 300)
+    let timeLimit = request.duration ?? (interactive ? nil : WizardRequest.unattendedLimit)
     let ascii = request.ascii || !runtime.environment.localeIsUTF8
     let out = runtime.output
 

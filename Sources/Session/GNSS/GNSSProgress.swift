@@ -17,9 +17,9 @@ import Platform
 /// let fix = progress.observe(update, now: now, source: source, runtime: runtime)
 /// try progress.check(now: now, source: source, runtime: runtime)
 /// ```
-struct GNSSProgress {
+public struct GNSSProgress {
     /// How long a source that was never reached is retried before the command gives up, seconds.
-    static let refusedGrace = 3.0
+    public static let refusedGrace = 3.0
     /// How long a reached source without a good fix is waited for before "waiting for a fix …"
     /// is said, seconds.
     static let sayWaitingAfter = 1.5

@@ -23,6 +23,10 @@ public struct TrackRequest: Sendable {
     /// The longest wait for the first good fix, seconds (`--timeout`, exit 69); nil: no limit.
     public var timeout: Double?
 
+    /// The distance filter when none is given, metres: text reports only moves of 5 m, csv and
+    /// json every fix.
+    public static func defaultDistanceFilter(_ format: TrackOutput.Format) -> Double { format == .text ? 5 : 0 }
+
     public init(source: GNSSSourceChoice, format: TrackOutput.Format = .text, style: BearingStyle = .quadrant(decimals: 0),
                 language: Language = .en, distanceFilter: Double? = nil, maximumHorizontalError: Double? = nil,
                 minimumMode: FixMode = .twoD, duration: Double? = nil, count: Int? = nil, units: UnitSystem? = nil,
@@ -32,7 +36,7 @@ public struct TrackRequest: Sendable {
         self.format = format
         self.style = style
         self.language = language
-        self.distanceFilter = distanceFilter ?? (format == .text ? 5 : 0)
+        self.distanceFilter = distanceFilter ?? Self.defaultDistanceFilter(format)
         self.maximumHorizontalError = maximumHorizontalError
         self.minimumMode = minimumMode
         self.duration = duration

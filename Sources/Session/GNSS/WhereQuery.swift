@@ -20,7 +20,10 @@ public struct WhereQuery: Sendable {
     /// The language of the nearby place ("3.35 km NE of Hoorn, NL" / "位于Hoorn东北3.35公里").
     public var language: Language
 
-    public init(source: GNSSSourceChoice, timeout: Double = 30, maximumHorizontalError: Double? = nil,
+    /// How long a fix is waited for when the command does not say (`--timeout`), seconds.
+    public static let defaultTimeout = 30.0
+
+    public init(source: GNSSSourceChoice, timeout: Double = defaultTimeout, maximumHorizontalError: Double? = nil,
                 minimumMode: FixMode = .twoD, json: Bool = false, units: UnitSystem? = nil, language: Language = .en) {
         self.language = language
         self.source = source

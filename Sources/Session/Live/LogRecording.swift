@@ -6,12 +6,14 @@ import Platform
 public struct LogRequest: Sendable {
     public var live: LiveRequest
     public var file: LogSession.Options
-    /// Rows per second (0.01–1000).
+    /// Rows per second.
     public var rate: Double
+    /// Rows per second when the command does not say (`--rate`).
+    public static let defaultRate = 10.0
     /// Stop after this many seconds; nil: until a stop signal.
     public var duration: Double?
 
-    public init(live: LiveRequest, file: LogSession.Options, rate: Double = 10, duration: Double? = nil) {
+    public init(live: LiveRequest, file: LogSession.Options, rate: Double = defaultRate, duration: Double? = nil) {
         self.live = live
         self.file = file
         self.rate = rate

@@ -58,6 +58,11 @@ public enum WatchSession {
     public static let onceTimeout = 5.0
     /// How long `once` waits by default for a GNSS fix (and so the true heading), seconds.
     public static let fixTimeout = 10.0
+    /// Updates per second when `rate` does not say: piped (plain lines, JSON) and on the dashboard,
+    /// and the dashboard's range (a rate outside it is brought into it).
+    public static let streamRate = 10.0
+    public static let dashboardRate = 20.0
+    public static let dashboardRates = 10.0...30
 
     /// With `once`: true when the reading can be printed now. It waits for a gyro-aided heading to
     /// settle (at most `onceTimeout`), and for the true heading while a GNSS source could still give
@@ -122,7 +127,8 @@ public enum WatchSession {
                     chosenUnit = now.speedUnit
                 },
                 state: { view.state(settings: $0) })
-            let rate = request.rate.map { min(30, max(10, $0)) } ?? 20
+            let rate = request.rate.map { min(Self.dashboardRates.upperBound, max(Self.dashboardRates.lowerBound, $0)) }
+                ?? Self.dashboardRate
             try LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: rate, duration: request.duration)
                 .run(consumers + [dashboard])
             // The u key's choice is remembered for the next run.
@@ -140,7 +146,7 @@ public enum WatchSession {
             let output = runtime.streamingOutput()
             let lines = StreamedLines(output: output, runtime: runtime, json: request.json, language: request.language ?? .en,
                                       once: request.once ? request.onceTimeout : nil)
-            try LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: request.rate ?? 10, duration: request.duration)
+            try LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: request.rate ?? Self.streamRate, duration: request.duration)
                 .run(consumers + [lines])
             if let failure = output.error { throw failure }
             status = .success

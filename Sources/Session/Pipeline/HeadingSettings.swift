@@ -8,7 +8,7 @@ import Heading
 /// settings.declinationSource = .location(latitude: -33.87, longitude: 151.21)
 /// ```
 public struct HeadingSettings: Sendable {
-    /// Smoothing time constant when still, seconds (default 0.7).
+    /// Smoothing time constant when still, seconds; nil: the filter's (`HeadingFilterConfiguration`).
     public var smoothingSeconds: Double?
     /// Where the declination comes from (default: the WMM at the GNSS fix, when there is one).
     public var declinationSource: DeclinationSource = .none

@@ -1,6 +1,7 @@
 import Geomagnetism
 import Glibc
 import JSON
+import Outputs
 import Platform
 
 /// `lodestone declination`: the World Magnetic Model at one place and date.
@@ -13,7 +14,10 @@ public struct DeclinationQuery: Sendable {
     public var json: Bool
     public var allowExtrapolation: Bool
 
-    public init(latitude: Double, longitude: Double, heightKm: Double = 0, year: Double? = nil, json: Bool = false,
+    /// Height above the ellipsoid when the command does not say (`--height-km`), km: the ellipsoid.
+    public static let defaultHeightKm = 0.0
+
+    public init(latitude: Double, longitude: Double, heightKm: Double = defaultHeightKm, year: Double? = nil, json: Bool = false,
                 allowExtrapolation: Bool = false) {
         self.latitude = latitude
         self.longitude = longitude
@@ -42,7 +46,8 @@ public struct DeclinationQuery: Sendable {
             runtime.diagnostics.write("warning: \(fixed(year, 2)) is outside WMM2025's validity (\(fixed(model.epoch, 1))–\(fixed(model.validUntil, 1))); the result is extrapolated and less accurate\n")
         }
         if json {
-            runtime.output.write(declinationJSON(field, lat: latitude, lon: longitude, height: heightKm, year: year).serialized() + "\n")
+            let record = DeclinationRecord(field, latitude: latitude, longitude: longitude, heightKm: heightKm, year: year)
+            runtime.output.write(ReportJSON.declination(record).serialized() + "\n")
         } else {
             runtime.output.write(DeclinationReport.text(field, lat: latitude, lon: longitude, height: heightKm, year: year, model: model))
         }
@@ -73,18 +78,4 @@ extension MagneticZone {
         case .blackout: return "blackout"
         }
     }
-}
-
-func declinationJSON(_ f: MagneticField, lat: Double, lon: Double, height: Double, year: Double) -> JSONValue {
-    .object([
-        ("decimal_year", .number(year)), ("lat_deg", .number(lat)), ("lon_deg", .number(lon)), ("height_km", .number(height)),
-        ("declination_deg", .number(f.declination)), ("declination_uncertainty_deg", .number(f.declinationUncertainty)),
-        ("declination_change_deg_per_year", .number(f.secular.declination)),
-        ("inclination_deg", .number(f.inclination)), ("inclination_change_deg_per_year", .number(f.secular.inclination)),
-        ("total_nT", .number(f.total)), ("horizontal_nT", .number(f.horizontal)),
-        ("north_nT", .number(f.north)), ("east_nT", .number(f.east)), ("down_nT", .number(f.down)),
-        ("total_change_nT_per_year", .number(f.secular.total)),
-        ("grid_variation_deg", f.gridVariation.map { .number($0) } ?? .null),
-        ("zone", .string(f.zone.name)), ("extrapolated", .bool(f.isExtrapolated)),
-    ])
 }

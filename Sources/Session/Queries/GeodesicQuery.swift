@@ -1,6 +1,7 @@
 import Geodesy
 import Glibc
 import JSON
+import Outputs
 import Platform
 
 /// `lodestone geod`: one geodesic problem on the WGS84 ellipsoid, inverse (two points) or direct
@@ -32,10 +33,9 @@ public struct GeodesicQuery: Sendable {
                 let end = try GeoPoint(latitude: numbers[2], longitude: numbers[3])
                 let r = Geodesic.inverse(start, end)
                 if json {
-                    runtime.output.write(JSONValue.object([("lat1", .number(numbers[0])), ("lon1", .number(numbers[1])),
-                                                ("lat2", .number(numbers[2])), ("lon2", .number(numbers[3])),
-                                                ("distance_m", .number(r.distance)), ("azimuth1_deg", .number(r.azimuth1)),
-                                                ("azimuth2_deg", .number(r.azimuth2))]).serialized() + "\n")
+                    let record = GeodesicRecord(inverse: true, latitude1: numbers[0], longitude1: numbers[1], latitude2: numbers[2],
+                                                longitude2: numbers[3], distance: r.distance, azimuth1: r.azimuth1, azimuth2: r.azimuth2)
+                    runtime.output.write(ReportJSON.geodesic(record).serialized() + "\n")
                 } else {
                     runtime.output.write("distance   \(fixed(r.distance, 3)) m (\(fixed(r.distance / 1000, 3)) km)\n"
                               + "azimuth 1  \(fixed(r.azimuth1, 6))° (\(formatBearing(r.azimuth1, style: .points16)))\n"
@@ -44,10 +44,10 @@ public struct GeodesicQuery: Sendable {
             } else {
                 let r = try Geodesic.direct(from: start, azimuth: numbers[2], distance: numbers[3])
                 if json {
-                    runtime.output.write(JSONValue.object([("lat1", .number(numbers[0])), ("lon1", .number(numbers[1])),
-                                                ("azimuth1_deg", .number(numbers[2])), ("distance_m", .number(numbers[3])),
-                                                ("lat2", .number(r.point.latitude)), ("lon2", .number(r.point.longitude)),
-                                                ("azimuth2_deg", .number(r.azimuth2))]).serialized() + "\n")
+                    let record = GeodesicRecord(inverse: false, latitude1: numbers[0], longitude1: numbers[1],
+                                                latitude2: r.point.latitude, longitude2: r.point.longitude, distance: numbers[3],
+                                                azimuth1: numbers[2], azimuth2: r.azimuth2)
+                    runtime.output.write(ReportJSON.geodesic(record).serialized() + "\n")
                 } else {
                     runtime.output.write("lat2       \(fixed(r.point.latitude, 9))\nlon2       \(fixed(r.point.longitude, 9))\n"
                               + "azimuth 2  \(fixed(r.azimuth2, 6))°\n")
@@ -61,12 +61,15 @@ public struct GeodesicQuery: Sendable {
 }
 
 /// `lodestone geod --csv`: one output row per input row, in order; bad rows exit 65 with their number.
+/// The output's columns are `geod --json`'s keys (`ReportJSON.geodesicKeys`), the input's its first four.
 public enum GeodBatch {
+    /// The columns a problem is read from: the first four of its output.
+    public static func inputColumns(inverse: Bool) -> [String] { Array(ReportJSON.geodesicKeys(inverse: inverse).prefix(4)) }
+
     /// Reads one problem per line from `input` (standard input) and writes one CSV row each.
     public static func run(inverse: Bool, input: Int32 = STDIN_FILENO, runtime: Runtime) throws -> ExitCode {
-        let inputColumns = inverse ? ["lat1", "lon1", "lat2", "lon2"] : ["lat1", "lon1", "azimuth1", "distance_m"]
-        let header = inverse ? "lat1,lon1,lat2,lon2,distance_m,azimuth1_deg,azimuth2_deg"
-            : "lat1,lon1,azimuth1_deg,distance_m,lat2,lon2,azimuth2_deg"
+        let inputColumns = Self.inputColumns(inverse: inverse)
+        let header = ReportJSON.geodesicKeys(inverse: inverse).joined(separator: ",")
         var reader = LineReader(fd: input)
         let out = runtime.output
         guard out.write(header + "\n") else { return .success }

@@ -100,7 +100,7 @@ public struct HeadingReplay: Sendable {
             let refinement = refining ? pipeline.refinementReport : nil
             if let said = narrator.update(refinement, monotonic: t) { runtime.say("t=\(timeTexts[i]) s: " + said) }
             if json {
-                buffer.append(contentsOf: Self.jsonLine(timeTexts[i], e, refinement: refinement).utf8)
+                buffer.append(contentsOf: Self.jsonLine(t, e, refinement: refinement).utf8)
                 buffer.append(10)
             } else {
                 Self.appendCSVLine(timeTexts[i], e, to: &buffer)
@@ -137,8 +137,11 @@ public struct HeadingReplay: Sendable {
 
     /// The output columns. The last five (rate of turn and the attitude quaternion, body → NED,
     /// magnetic north) are filled when the recording has gyroscope columns (gx,gy,gz in °/s).
-    public static let header = "t,heading_mag_deg,heading_true_deg,accuracy_deg,heading_mag_raw_deg,declination_deg,"
-        + "declination_source,field_uT,roll_deg,pitch_deg,flags,rate_of_turn_dps,qw,qx,qy,qz"
+    /// The first, `monotonic_s`, is the input's time (its `t` or `monotonic_s` column) as written there:
+    /// seconds on the recording's own clock, the CSV log's name for it. The names are the JSON's
+    /// (`ReportJSON.replayKeys`), without the roll and pitch accuracy and `refine` (its own columns).
+    public static let header = ReportJSON.replayKeys
+        .filter { !["roll_accuracy_deg", "pitch_accuracy_deg", "refine"].contains($0) }.joined(separator: ",")
 
     /// The output is written in chunks of about this many bytes.
     static let chunkBytes = 1 << 16
@@ -181,20 +184,8 @@ public struct HeadingReplay: Sendable {
             .joined(separator: ",")
     }
 
-    static func jsonLine(_ t: String, _ e: HeadingEstimate, refinement: RefinementReport? = nil) -> String {
-        func n(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
-        var fields: [(String, JSONValue)] = [
-            ("t", Double(t).map { .number($0) } ?? .string(t)), ("heading_mag_deg", n(e.magneticHeading)),
-            ("heading_true_deg", n(e.trueHeading)), ("accuracy_deg", e.isAccuracyAvailable ? n(e.accuracy) : .null),
-            ("roll_accuracy_deg", n(e.rollAccuracy)), ("pitch_accuracy_deg", n(e.pitchAccuracy)),
-            ("heading_mag_raw_deg", n(e.rawMagneticHeading)), ("declination_deg", n(e.declination)),
-            ("declination_source", .string(e.declinationSource.label)), ("field_uT", n(e.fieldStrength)),
-            ("roll_deg", n(e.roll)), ("pitch_deg", n(e.pitch)), ("flags", .array(e.flags.names.map { .string($0) })),
-            ("rate_of_turn_dps", n(e.attitude == nil ? nil : e.turnRate)),
-            ("qw", n(e.attitude?.w)), ("qx", n(e.attitude?.x)), ("qy", n(e.attitude?.y)), ("qz", n(e.attitude?.z)),
-        ]
-        fields.append(("refine", refinement.map { ReportJSON.refinement($0.summary) } ?? .null))
-        return JSONValue.object(fields).serialized()
+    static func jsonLine(_ t: Double, _ e: HeadingEstimate, refinement: RefinementReport? = nil) -> String {
+        ReportJSON.replay(ReplayRecord(e, monotonic: t, refinement: refinement)).serialized()
     }
 
     /// The profile from a file: a single profile document, the only profile in a calibration file,

@@ -1,15 +1,20 @@
+import Geomagnetism
 import GNSS
 import Heading
+import JSON
 import HeadingLog
 import Navigation
 import Outputs
 import Places
 import Platform
+import Sensors
 
 // The one mapping of Lodestone's values onto its outputs: the pipeline's estimate, a fix, a
 // movement report, a region event, a place and `goto`'s guidance become the output formats'
 // records (`HeadingReport`, `FixReport`, `MovementRecord`, `RegionReport`, `PlaceRecord`,
-// `GuidanceRecord`), which `ReportJSON`/`ReportCSV` (JSON and CSV of every command), the NMEA and
+// `GuidanceRecord`), the one-shot answers (the World Magnetic Model's field, a geodesic, a sensor
+// scan: `DeclinationRecord`, `GeodesicRecord`, `DetectionRecord`), which `ReportJSON`/`ReportCSV`
+// (JSON and CSV of every command), the NMEA and
 // Signal K writers and MQTT write, and a fix's fields of the log row. The rules live here once:
 // the fix mode's label (`FixMode.label`), the altitude (above mean sea level only, never the
 // ellipsoid height in its place), the time (the fix's, else the arrival's).
@@ -111,4 +116,91 @@ extension GuidanceRecord {
                   relativeBearing: g.relativeBearing, speedMadeGood: g.speedMadeGood, timeToGo: g.timeToGo,
                   crossTrackError: g.crossTrackError, arrived: g.arrived)
     }
+}
+
+extension DeclinationRecord {
+    /// The World Magnetic Model's field at a place and date.
+    init(_ f: MagneticField, latitude: Double, longitude: Double, heightKm: Double, year: Double) {
+        self.init(decimalYear: year, latitude: latitude, longitude: longitude, heightKm: heightKm,
+                  declination: f.declination, declinationUncertainty: f.declinationUncertainty,
+                  declinationChange: f.secular.declination, inclination: f.inclination,
+                  inclinationChange: f.secular.inclination, total: f.total, horizontal: f.horizontal, north: f.north,
+                  east: f.east, down: f.down, totalChange: f.secular.total, gridVariation: f.gridVariation,
+                  zone: f.zone.name, extrapolated: f.isExtrapolated)
+    }
+}
+
+extension DetectionRecord {
+    /// A scan of the I²C buses: every device, the magnetometer (and the accelerometer beside it) the
+    /// commands will use, the buses that could not be opened (the first line of why).
+    init(_ report: ScanReport, simulated: Bool) {
+        func choice(_ d: DetectedDevice?) -> Choice? {
+            guard let d, let name = d.chip.optionName else { return nil }
+            return Choice(name: name, bus: d.bus, addressHex: hexAddress(d.address))
+        }
+        let magnetometer = report.preferredMagnetometer
+        self.init(simulated: simulated, buses: report.buses,
+                  devices: report.devices.map { d in
+                      Device(bus: d.bus, address: Int(d.address), addressHex: hexAddress(d.address), chip: d.chip.name,
+                             category: d.chip.category, optionName: d.chip.optionName, confidence: d.confidence.rawValue,
+                             evidence: d.evidence)
+                  },
+                  boards: report.probableBoards, magnetometer: choice(magnetometer),
+                  accelerometer: choice(magnetometer.flatMap { report.preferredAccelerometer(onBus: $0.bus) }),
+                  unopened: report.unopened.map { Unopened(bus: $0.bus, error: String($0.error.message.split(separator: "\n").first ?? "")) })
+    }
+}
+
+extension ReplayRecord {
+    /// A replayed estimate at the recording's time `monotonic`; the rate of turn and the quaternion
+    /// only from the gyro-aided path.
+    init(_ e: HeadingEstimate, monotonic: Double, refinement: RefinementReport?) {
+        let q = e.attitude
+        self.init(monotonic: monotonic, magneticHeading: e.magneticHeading, trueHeading: e.trueHeading,
+                  accuracy: e.isAccuracyAvailable ? e.accuracy : nil, rollAccuracy: e.rollAccuracy,
+                  pitchAccuracy: e.pitchAccuracy, rawMagneticHeading: e.rawMagneticHeading, declination: e.declination,
+                  declinationSource: e.declinationSource.label, fieldStrength: e.fieldStrength, roll: e.roll,
+                  pitch: e.pitch, flags: e.flags.names, rateOfTurn: q == nil ? nil : e.turnRate,
+                  quaternion: q.map { [$0.w, $0.x, $0.y, $0.z] }, refinement: refinement?.summary)
+    }
+}
+
+/// The summary of `lodestone analyze --json`, in the one vocabulary's fields (`ReportJSON.Fields`):
+/// times as ISO 8601 UTC, durations in seconds, angles in degrees, fields in µT, distances in
+/// metres; null where nothing was measured.
+///
+/// ```swift
+/// out.write(analysisJSON(summary, svg: nil, gpx: nil).serialized() + "\n")
+/// ```
+func analysisJSON(_ s: LogSummary, svg: String?, gpx: String?) -> JSONValue {
+    var o = ReportJSON.Fields()
+    o.text("file", s.path)
+    o.integer("rows", s.rows)
+    o.integer("malformed_rows", s.malformedRows)
+    o.time("first_time", s.firstTime)
+    o.time("last_time", s.lastTime)
+    o.exact("duration_s", s.duration)
+    o.exact("rate_hz", s.rate)
+    o.exact("median_interval_s", s.medianInterval)
+    o.exact("gap_threshold_s", s.gapThreshold)
+    o.integer("gaps", s.gapCount)
+    o.exact("longest_gap_s", s.longestGap)
+    o.time("longest_gap_after", s.longestGapStart)
+    o.integer("runs", s.runs)
+    o.integer("time_steps_back", s.timeStepsBack)
+    o.text("heading_column", s.headingColumn)
+    o.integer("heading_rows", s.headingRows)
+    o.exact("heading_mean_deg", s.headingMean)
+    o.exact("heading_spread_deg", s.headingSpread)
+    o.exact("field_min_uT", s.fieldMin)
+    o.exact("field_max_uT", s.fieldMax)
+    o.exact("field_mean_uT", s.fieldMean)
+    o.integer("disturbed_rows", s.disturbedRows)
+    o.exact("disturbed_s", s.disturbedTime)
+    o.integer("gnss_fix_rows", s.fixRows)
+    o.integer("gnss_positions", s.distinctFixes)
+    o.exact("distance_m", s.distance)
+    o.text("svg", svg)
+    o.text("gpx", gpx)
+    return o.json
 }

@@ -1,4 +1,5 @@
 import JSON
+import Outputs
 import Platform
 import Sensors
 
@@ -57,38 +58,8 @@ enum DetectionReportFormat {
         return notes
     }
 
-    /// The same report as one JSON object.
+    /// The same report as one JSON object (indented), in the one vocabulary (`ReportJSON.detection`).
     static func json(_ report: ScanReport, simulated: Bool) -> String {
-        let devices: [JSONValue] = report.devices.map { d in
-            .object([
-                ("bus", .number(Double(d.bus))),
-                ("address", .number(Double(d.address))),
-                ("address_hex", .string(hexAddress(d.address))),
-                ("chip", .string(d.chip.name)),
-                ("category", .string(d.chip.category)),
-                ("option_name", d.chip.optionName.map { .string($0) } ?? .null),
-                ("confidence", .string(d.confidence.rawValue)),
-                ("evidence", .string(d.evidence)),
-            ])
-        }
-        func selection(_ d: DetectedDevice?) -> JSONValue {
-            guard let d, let name = d.chip.optionName else { return .null }
-            return .object([("name", .string(name)), ("bus", .number(Double(d.bus))),
-                            ("address_hex", .string(hexAddress(d.address)))])
-        }
-        let mag = report.preferredMagnetometer
-        let value = JSONValue.object([
-            ("simulated", .bool(simulated)),
-            ("buses", .array(report.buses.map { .number(Double($0)) })),
-            ("devices", .array(devices)),
-            ("boards", .array(report.probableBoards.map { .string($0) })),
-            ("magnetometer", selection(mag)),
-            ("accelerometer", selection(mag.flatMap { report.preferredAccelerometer(onBus: $0.bus) })),
-            ("unopened", .array(report.unopened.map { item in
-                .object([("bus", .number(Double(item.bus))),
-                         ("error", .string(String(item.error.message.split(separator: "\n").first ?? "")))])
-            })),
-        ])
-        return value.serialized(pretty: true) + "\n"
+        ReportJSON.detection(DetectionRecord(report, simulated: simulated)).serialized(pretty: true) + "\n"
     }
 }

@@ -21,6 +21,8 @@ public struct SensorSelection: Sendable, Equatable {
     public var simulate = false
     /// The magnetometer to open (or, simulating, to emulate); nil: the detected one.
     public var sensor: ChipKind?
+    /// The chip the simulator emulates when `sensor` does not say.
+    public static let simulatedChip = ChipKind.qmc5883l
     /// The bus to look on; nil: every bus.
     public var bus: Int?
     /// The magnetometer's address; nil: the chip's usual ones.
@@ -42,7 +44,7 @@ public struct SensorSelection: Sendable, Equatable {
     /// The vehicle the simulator moves (`--scenario boat|car|walk`); nil for the board turning on a
     /// table.
     var vehicleScenario: AttitudeScenario? {
-        guard let name = scenario, name != "table" else { return nil }
+        guard let name = scenario, name != AttitudeScenario.tableName else { return nil }
         return AttitudeScenario.named(name)
     }
 
@@ -68,7 +70,7 @@ public struct SensorSelection: Sendable, Equatable {
     /// The simulation this selection describes, with the Earth's field at the simulated place on the
     /// date `wall` (Unix seconds).
     public func simulationSetup(wall: Double) -> SimulationSetup {
-        let chip = sensor ?? .qmc5883l
+        let chip = sensor ?? Self.simulatedChip
         var setup = SimulationSetup(orientation: orientation, chip: chip)
         setup.fieldChanges = fieldChanges
         if let vehicle = vehicleScenario {

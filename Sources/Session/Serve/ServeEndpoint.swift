@@ -17,12 +17,17 @@ public enum ServeEndpoint: Sendable, Equatable, CustomStringConvertible {
 
     /// The baud rates a serial port may be set to; 4800 is NMEA 0183's own (IEC 61162-1), 38400 its
     /// high-speed variant.
-    public static let serialBauds = [4800, 9600, 19200, 38400, 57600, 115200]
+    public static let serialBauds = [serialBaud, 9600, 19200, 38400, 57600, 115200]
+    /// A serial port's baud rate when `?baud=` does not say.
+    public static let serialBaud = 4800
+    /// The TCP/UDP ports when a URL does not say: NMEA 0183 over IP (10110, IANA) and Signal K's (8375).
+    public static let nmeaPort: UInt16 = 10110
+    public static let signalKPort: UInt16 = 8375
 
     /// Parses `serial:PATH[?baud=N]` or a bare `/dev/…` path (4800 baud).
     public static func parseSerial(_ text: String) throws(InvalidRequest) -> ServeEndpoint? {
         let expected = "serial:/dev/PATH?baud=N (N one of " + serialBauds.map(String.init).joined(separator: ", ")
-            + "; default 4800), e.g. serial:/dev/ttyUSB0?baud=4800"
+            + "; \(serialBaud) when left out), e.g. serial:/dev/ttyUSB0?baud=\(serialBaud)"
         var rest: Substring
         if text.lowercased().hasPrefix("serial:") {
             rest = text.dropFirst(7)
@@ -32,7 +37,7 @@ public enum ServeEndpoint: Sendable, Equatable, CustomStringConvertible {
         } else {
             return nil
         }
-        var baud = 4800
+        var baud = serialBaud
         if let q = rest.firstIndex(of: "?") {
             let query = rest[rest.index(after: q)...]
             rest = rest[..<q]
@@ -91,11 +96,14 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
     public var password: String?
     /// TLS (`mqtts://`), with these files; nil: plain TCP.
     public var tls: MQTTTLS?
+    /// The broker's port when the URL does not say: MQTT's (1883), over TLS 8883 (IANA).
+    public static let plainPort: UInt16 = 1883
+    public static let tlsPort: UInt16 = 8883
 
     public init(host: String, port: UInt16? = nil, prefix: String = "lodestone", user: String? = nil, password: String? = nil,
                 tls: MQTTTLS? = nil) {
         self.host = host
-        self.port = port ?? (tls == nil ? 1883 : 8883)
+        self.port = port ?? (tls == nil ? Self.plainPort : Self.tlsPort)
         self.prefix = prefix
         self.user = user
         self.password = password
@@ -132,7 +140,7 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
             user = try percentDecoded(rawUser, what: "user name")
             guard user?.isEmpty == false else { throw InvalidRequest("'\(sanitize(MQTTEndpoint.hidingPassword(text)))' has an empty user name: \(expected)") }
         }
-        let (host, port) = try ServeEndpoint.hostAndPort(rest, defaultPort: secure ? 8883 : 1883, expected: expected)
+        let (host, port) = try ServeEndpoint.hostAndPort(rest, defaultPort: secure ? tlsPort : plainPort, expected: expected)
         guard !host.isEmpty else { throw InvalidRequest("'\(sanitize(hidingPassword(text)))' names no broker host: \(expected)") }
         return MQTTEndpoint(host: host, port: port, prefix: prefix, user: user, password: password, tls: secure ? MQTTTLS() : nil)
     }

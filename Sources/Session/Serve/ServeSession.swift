@@ -28,7 +28,10 @@ public struct ServeRequest: Sendable {
     /// to make room for a new one.
     public var maximumClients = StreamServer.defaultMaximumClients
 
-    public init(live: LiveRequest, rate: Double = 10, duration: Double? = nil, nmea: [ServeEndpoint] = [],
+    /// Updates per second when the command does not say (`--rate`).
+    public static let defaultRate = 10.0
+
+    public init(live: LiveRequest, rate: Double = defaultRate, duration: Double? = nil, nmea: [ServeEndpoint] = [],
                 signalK: [ServeEndpoint] = [], json: [String] = [], mqtt: [MQTTEndpoint] = [],
                 talker: NMEATalker = .compass, clientQueueLimit: Int = 32 * 1024) {
         self.live = live

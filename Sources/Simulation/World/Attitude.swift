@@ -84,21 +84,23 @@ public struct AttitudeScenario: Sendable {
             return Attitude(roll: tilt * sin(2 * .pi * t / 7.3), pitch: tilt * 0.7 * sin(2 * .pi * t / 11.1 + 1),
                             yaw: yaw.truncatingRemainder(dividingBy: 360))
         }
-        return AttitudeScenario(name: "table", groundTrack: { t in GroundTrack(course: attitude(t).yaw, speed: 1.2) },
+        return AttitudeScenario(name: tableName, groundTrack: { t in GroundTrack(course: attitude(t).yaw, speed: 1.2) },
                                 attitude)
     }
 
     /// The vehicles `--scenario` names, with the default first.
     public static func named(_ name: String) -> AttitudeScenario? {
         switch name.lowercased() {
-        case "table": return .tableTurn()
+        case tableName: return .tableTurn()
         case "boat": return .boat()
         case "car": return .car()
         case "walk": return .walk()
         default: return nil
         }
     }
-    public static let scenarioNames = ["table", "boat", "car", "walk"]
+    public static let scenarioNames = [tableName, "boat", "car", "walk"]
+    /// The board turning on a table: the scenario when none is named.
+    public static let tableName = "table"
 
     /// A constant attitude.
     public static func fixed(_ attitude: Attitude) -> AttitudeScenario {

@@ -5,11 +5,11 @@ import Session
 
 /// `lodestone declination`: the World Magnetic Model at a place and date, one point or a CSV batch.
 enum DeclinationCommand: Command {
-    static let lat = Option("lat", value: "DEG", help: "geodetic latitude, −90 to 90 (north positive)")
-    static let lon = Option("lon", value: "DEG", help: "longitude, −180 to 360 (east positive)")
-    static let date = Option("date", value: "YYYY-MM-DD", help: "the date (default: today, UTC)")
-    static let year = Option("year", value: "Y", help: "the date as a decimal year, e.g. 2027.25")
-    static let heightKm = Option("height-km", value: "H", range: WorldMagneticModel.heightRangeKm, default: 0,
+    static let lat = Option("lat", value: "DEG", range: -90...90.0, help: "geodetic latitude (north positive)")
+    static let lon = Option("lon", value: "DEG", range: -180...360.0, help: "longitude (east positive)")
+    static let date = Option("date", value: "YYYY-MM-DD", absent: "today, UTC", help: "the date")
+    static let year = Option("year", value: "Y", range: 1...9999.0, absent: "today, UTC", help: "the date as a decimal year, e.g. 2027.25")
+    static let heightKm = Option("height-km", value: "H", range: WorldMagneticModel.heightRangeKm, default: DeclinationQuery.defaultHeightKm,
                                  help: "height above the WGS84 ellipsoid in km")
     static let json = Option("json", help: "print one JSON object")
     static let csv = Option("csv", help: "batch: read decimal_year,lat,lon,height_km lines from stdin, write CSV")
@@ -19,6 +19,7 @@ enum DeclinationCommand: Command {
         name: "declination",
         abstract: "magnetic declination and field from the World Magnetic Model (WMM2025)",
         options: [lat, lon, date, year, heightKm, json, csv, allowExtrapolation],
+        usageGroups: [OptionAlternatives([[lat, lon], [csv]], required: true), .oneOf([date, year])],
         discussion: """
         East declination is positive: true heading = magnetic heading + declination.
         Examples:
@@ -36,15 +37,14 @@ enum DeclinationCommand: Command {
             }
             return try DeclinationBatch.run(allowExtrapolation: allow, runtime: runtime)
         }
-        guard let latitude = try arguments.double(lat, in: -90...90) else {
+        guard let latitude = try arguments.number(lat) else {
             throw UsageError.missingArgument("--lat DEG", command: spec.name)
         }
-        guard let longitude = try arguments.double(lon, in: -180...360) else {
+        guard let longitude = try arguments.number(lon) else {
             throw UsageError.missingArgument("--lon DEG", command: spec.name)
         }
         let height = try arguments.numberValue(heightKm)
-        try arguments.requireAtMostOne(of: [date, year])
-        var decimalYear = try arguments.double(year, in: 1...9999)
+        var decimalYear = try arguments.number(year)
         if let text = arguments.string(date) {
             guard let y = DeclinationQuery.year(ofDate: text) else {
                 throw UsageError.invalidValue(option: date.name, value: text, expected: "a calendar date YYYY-MM-DD")

@@ -24,7 +24,7 @@ enum DetectCommand: Command {
         """)
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-        let number = try arguments.int(SensorOptions.bus, in: 0...255)
+        let number = try arguments.integer(SensorOptions.bus)
         let simulate = arguments.flag(SensorOptions.simulate)
         if simulate {
             if number != nil { throw UsageError.conflict("--bus cannot be used with --simulate (the simulator has its own bus)") }

@@ -7,8 +7,11 @@ import Session
 enum GotoCommand: Command {
     static let format = Option("format", value: "FORMAT", choices: GotoRequest.Format.self, default: .text,
                                help: "text, csv (with a header) or json (one object per line)")
-    static let radius = Option("radius", value: "M", help: "arrived within M metres (default: the place's own radius, 50 for LAT,LON, 1000 for a town)")
-    static let count = Option("count", value: "N", help: "stop after N reports")
+    static let radius = Option("radius", value: "M", range: 0.001...20_000_000,
+                               absent: "the place's own radius, \(plain(DestinationLookup.pointRadius)) for LAT,LON, "
+                                   + "\(plain(DestinationLookup.townRadius)) for a town",
+                               help: "arrived within M metres")
+    static let count = Option("count", value: "N", range: 1...1_000_000_000, help: "stop after N reports")
     static let stop = Option("stop-on-arrival", help: "stop (exit 0) on arrival")
     static let compass = Option("compass", help: "read the magnetometer too: the turn from its true heading (\"turn right 35°\")")
 
@@ -20,6 +23,7 @@ enum GotoCommand: Command {
                                               LanguageOption.lang, GNSSOptions.firstFixTimeout, DurationOption.duration, count, UnitsOption.units],
         positionals: ["TARGET"],
         positionalCompletions: [SavedPlaceNames.completion],
+        usageGroups: [GNSSSourceOptions.sources],
         discussion: """
         TARGET is LAT,LON or a place name (your places first, then the gazetteer: 'lodestone places find'):
           lodestone goto 52.6425,5.0597 --simulate
@@ -41,15 +45,15 @@ enum GotoCommand: Command {
         let runtime = Runtime.system(command: spec.name)
         let userPlaces = try PlacesStore(environment: runtime.environment)?.load() ?? []
         let (destination, description) = try DestinationLookup.resolve(
-            target, radius: try arguments.double(radius, in: 0.001...20_000_000), userPlaces: userPlaces)
+            target, radius: try arguments.number(radius), userPlaces: userPlaces)
         var request = GotoRequest(
             destination: destination, source: try GNSSSourceOptions(arguments).choice,
             format: try arguments.chosen(format, as: GotoRequest.Format.self),
-            language: try LanguageOption.language(arguments) ?? .en,
+            language: try LanguageOption.language(arguments),
             maximumHorizontalError: try GNSSOptions.maximumError(arguments),
             minimumMode: try GNSSOptions.minimumMode(arguments),
-            duration: try arguments.double(DurationOption.duration, in: 0.1...31_536_000),
-            count: try arguments.int(count, in: 1...Int.max), stopOnArrival: arguments.flag(stop),
+            duration: try DurationOption.seconds(arguments),
+            count: try arguments.integer(count), stopOnArrival: arguments.flag(stop),
             units: try UnitsOption.system(arguments))
         request.title = description
         request.timeout = try GNSSOptions.timeout(arguments)

@@ -9,11 +9,16 @@ enum HeadingCommand: Command {
     static let fromFile = Option("from-file", value: "FILE", help: "the recording (- for standard input): header with t (s), x,y,z (or mx,my,mz), optional ax,ay,az (g) and gx,gy,gz (°/s: the heading is then gyro-aided), body axes")
     static let calibration = Option("calibration", value: "PROFILE", help: "calibration profile to apply (a profile document or a calibration file)")
     static let sensor = Option("sensor", value: "NAME", help: "which profile to use when the calibration file holds several (its chip name)")
-    static let year = Option("year", value: "Y", help: "decimal year the recording started, for the WMM declination (default: now)")
-    static let unit = Option("unit", value: "UNIT", help: "unit of x,y,z: uT (default), gauss, nT or mG")
-    static let residual = Option("residual", value: "UT", help: "the recording is already calibrated, to within UT µT: "
-        + "the accuracy counts that instead of an uncalibrated board's error (default: the profile's residual with "
-        + "--calibration, else 20 µT)")
+    static let year = Option("year", value: "Y", range: 1900...2100.0, absent: "now",
+                             help: "decimal year the recording started, for the WMM declination")
+    static let unit = Option("unit", value: "UNIT", choices: FieldUnit.self, default: .uT, help: "unit of x,y,z")
+    static let residual = Option("residual", value: "UT", range: 0...1000.0,
+        absent: "the profile's residual with --calibration, else \(plain(uncalibratedResidualMicrotesla)) µT",
+        help: "the recording is already calibrated, to within UT µT: "
+        + "the accuracy counts that instead of an uncalibrated board's error")
+
+    /// The words of `--unit`: the field units a recording may be in.
+    enum FieldUnit: String, CaseIterable { case uT, gauss, nT, mG }
     enum Format: String, CaseIterable { case csv, json }
     static let format = Option("format", value: "FORMAT", choices: Format.self, default: .csv, help: "csv or json (one object per line)")
 
@@ -21,8 +26,9 @@ enum HeadingCommand: Command {
         name: "heading",
         abstract: "run a recorded raw file (t,x,y,z[,ax,ay,az][,gx,gy,gz]) or a log through the filter stage",
         options: [fromFile, calibration, sensor, year, unit, residual, format] + HeadingOptions.replayOptions,
+        usageGroups: [.required(fromFile), HeadingOptions.declinationSources],
         discussion: """
-        Output columns: t (copied from the input), heading_mag_deg, heading_true_deg, accuracy_deg,
+        Output columns: monotonic_s (the input's t, or a log's monotonic_s, as written there), heading_mag_deg, heading_true_deg, accuracy_deg,
         heading_mag_raw_deg, declination_deg, declination_source, field_uT, roll_deg, pitch_deg, flags,
         and, with gyroscope columns (gx,gy,gz in °/s, the heading then gyro-aided), rate_of_turn_dps and
         the attitude quaternion qw,qx,qy,qz (body → NED, magnetic north).
@@ -46,14 +52,11 @@ enum HeadingCommand: Command {
             throw UsageError.missingArgument("--from-file FILE", command: spec.name)
         }
         let json = try arguments.chosen(format, as: Format.self) == .json
-        let unitName = arguments.string(unit) ?? "uT"
-        guard CalibrationProfile.microteslaPerUnit(unitName) != nil else {
-            throw UsageError.invalidValue(option: unit.name, value: unitName, expected: "uT, gauss, nT or mG")
-        }
+        let unitName = try arguments.chosen(unit, as: FieldUnit.self).rawValue
         let replay = HeadingReplay(path: path, calibrationPath: arguments.string(calibration), sensor: arguments.string(sensor),
-                                   year: try arguments.double(year, in: 1900...2100), unit: unitName, json: json,
+                                   year: try arguments.number(year), unit: unitName, json: json,
                                    settings: try HeadingOptions(arguments).settings,
-                                   residualMicrotesla: try arguments.double(residual, in: 0...1000))
+                                   residualMicrotesla: try arguments.number(residual))
         return try replay.run(runtime: .system(command: spec.name, signals: false))
     }
 }

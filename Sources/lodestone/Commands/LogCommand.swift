@@ -5,8 +5,8 @@ import Session
 
 /// `lodestone log`: headless logging to a CSV file that survives kills and power cuts.
 enum LogCommand: Command {
-    static let rate = Option("rate", value: "HZ", range: 0.01...1000, default: 10,
-                             help: "rows per second, 0.01–1000; a row needs a new sample")
+    static let rate = Option("rate", value: "HZ", range: 0.01...1000, default: LogRequest.defaultRate,
+                             help: "rows per second; a row needs a new sample")
 
     static let spec = CommandSpec(
         name: "log",
@@ -14,6 +14,8 @@ enum LogCommand: Command {
         options: [LogFileOptions.output, rate, DurationOption.duration] + LogFileOptions.options.dropFirst()
             + LiveGNSSOptions.options + SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
             + [RegionOptions.region],
+        usageGroups: [.required(LogFileOptions.output), LogFileOptions.rotations, LiveGNSSOptions.sources,
+                      HeadingOptions.declinationSources],
         discussion: """
         The file stays one valid CSV: rows are written whole, at least every half second, and synced
         to disk every --fsync-interval seconds, so SIGKILL loses at most the last half second and a
@@ -42,7 +44,7 @@ enum LogCommand: Command {
         let request = LogRequest(
             live: live,
             file: file, rate: try arguments.numberValue(rate),
-            duration: try arguments.double(DurationOption.duration, in: 0.001...1e9))
+            duration: try DurationOption.seconds(arguments))
         // A file-size limit must end in a write error (exit 74), not kill the process.
         signal(SIGXFSZ, SIG_IGN)
         return try LogRecording.run(request, runtime: .system(command: spec.name))

@@ -6,7 +6,10 @@ import Session
 
 /// `lodestone places`: the offline gazetteer and the user's places file.
 enum PlacesCommand: Command {
-    static let count = Option("count", value: "N", help: "how many places to print (default 5 for near, 10 for find)")
+    static let count = Option("count", value: "N", range: 1...1000, absent: "\(nearCount) for near, \(findCount) for find",
+                              help: "how many places to print")
+    /// How many places `near` and `find` print when `--count` does not say.
+    static let nearCount = 5, findCount = 10
     static let json = Option("json", help: "one JSON object per line")
     static let names = Option("names", help: "for list: only the names, one a line (what the shell completions offer)")
     static let radius = Option("radius", value: "M", range: 0.001...20_000_000, default: UserPlace.defaultRadius,
@@ -66,10 +69,10 @@ enum PlacesCommand: Command {
             guard let point else { throw UsageError.missingArgument("--lat LAT --lon LON", command: spec.name) }
             if let name { throw UsageError.unexpectedArgument(name, command: spec.name) }
             try refuse([radius, names])
-            placesAction = .near(point, count: try arguments.int(count, in: 1...1000) ?? 5)
+            placesAction = .near(point, count: try arguments.integer(count) ?? nearCount)
         case "find":
             try refuse([PointOptions.lat, PointOptions.lon, radius, names])
-            placesAction = .find(try requireName(), count: try arguments.int(count, in: 1...1000) ?? 10)
+            placesAction = .find(try requireName(), count: try arguments.integer(count) ?? findCount)
         case "add":
             try refuse([count, json, names])
             guard let point else { throw UsageError.missingArgument("--lat LAT --lon LON", command: spec.name) }
@@ -90,7 +93,7 @@ enum PlacesCommand: Command {
             placesAction = .remove(try requireName())
         }
         let query = PlacesQuery(action: placesAction, json: arguments.flag(json),
-                                language: try LanguageOption.language(arguments) ?? .en,
+                                language: try LanguageOption.language(arguments),
                                 units: try UnitsOption.system(arguments))
         return try query.run(runtime: .system(command: spec.name, signals: false))
     }

@@ -8,7 +8,7 @@ import Session
 enum RegionsCommand: Command {
     static let format = Option("format", value: "FORMAT", choices: RegionsRequest.Format.self, default: .csv,
                                help: "csv (with a header), text or json (one object per line)")
-    static let dwell = Option("dwell", value: "S", help: "also report dwell after S seconds inside a region")
+    static let dwell = Option("dwell", value: "S", range: 0.001...31_536_000, help: "also report dwell after S seconds inside a region")
     static let onEnter = Option("on-enter", value: "CMD", help: "run CMD (with /bin/sh) on each enter; the event is in its environment")
     static let onExit = Option("on-exit", value: "CMD", help: "run CMD (with /bin/sh) on each exit; the event is in its environment")
     static let hookJobs = Option("hook-jobs", value: "N", range: 1...256, default: HookRunner.Limits.defaultJobs,
@@ -21,6 +21,7 @@ enum RegionsCommand: Command {
         abstract: "report entering, leaving and staying in circular regions from gpsd fixes",
         options: GNSSSourceOptions.options + [RegionOptions.region, dwell, onEnter, onExit, hookJobs, hookTimeout, format, GNSSOptions.accuracy,
                                               GNSSOptions.minMode, LanguageOption.lang, GNSSOptions.firstFixTimeout, DurationOption.duration, UnitsOption.units],
+        usageGroups: [GNSSSourceOptions.sources],
         discussion: """
         Without --region, your places ('lodestone places list') are the regions, each with its radius.
         Prints \(ReportJSON.regionKeys.joined(separator: ",")); the first fix gives each region's state (inside
@@ -56,11 +57,11 @@ enum RegionsCommand: Command {
         let request = RegionsRequest(
             regions: regions, source: try GNSSSourceOptions(arguments).choice,
             format: try arguments.chosen(format, as: RegionsRequest.Format.self),
-            language: try LanguageOption.language(arguments) ?? .en,
-            dwell: try arguments.double(dwell, in: 0.001...31_536_000),
+            language: try LanguageOption.language(arguments),
+            dwell: try arguments.number(dwell),
             maximumHorizontalError: try GNSSOptions.maximumError(arguments),
             minimumMode: try GNSSOptions.minimumMode(arguments),
-            duration: try arguments.double(DurationOption.duration, in: 0.1...31_536_000),
+            duration: try DurationOption.seconds(arguments),
             onEnter: arguments.string(onEnter), onExit: arguments.string(onExit),
             units: try UnitsOption.system(arguments),
             hookLimits: HookRunner.Limits(jobs: try arguments.integerValue(hookJobs),

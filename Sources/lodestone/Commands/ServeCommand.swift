@@ -5,20 +5,21 @@ import Session
 
 /// `lodestone serve`: headless, long-running; publishes the heading to other software.
 enum ServeCommand: Command {
-    static let rate = Option("rate", value: "HZ", range: 1...50.0, default: 10, help: "updates per second, 1–50")
+    static let rate = Option("rate", value: "HZ", range: 1...50.0, default: ServeRequest.defaultRate, help: "updates per second")
     static let maxClients = Option("max-clients", value: "N", range: 1...10_000, default: StreamServer.defaultMaximumClients,
-                                   help: "clients per TCP server at once, 1–10000; when full, a new client is still served and the one most behind is dropped")
+                                   help: "clients per TCP server at once; when full, a new client is still served and the one most behind is dropped")
 
     static let spec = CommandSpec(
         name: "serve",
         abstract: "publish the live heading to other software: NMEA 0183, Signal K, JSON, MQTT",
         options: SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
             + LiveGNSSOptions.options + [rate, DurationOption.duration, maxClients] + ServeSinkOptions.options + [RegionOptions.region],
+        usageGroups: [LiveGNSSOptions.sources, HeadingOptions.declinationSources, ServeSinkOptions.sinks],
         discussion: """
         Reads the sensor (and GNSS) as 'watch' does and publishes every update to each sink; every
         sink option can be given more than once. A slow or vanished consumer never holds up the
         sensor or the other sinks: it loses updates, and the count is said on standard error.
-        Each TCP server takes up to --max-clients clients (64); when full, a new client is still
+        Each TCP server takes up to --max-clients clients (\(StreamServer.defaultMaximumClients)); when full, a new client is still
         served and the client with the most unsent bytes (then the oldest) is dropped, said on
         standard error. A sink that fails for good (a JSON file on a full disk) is said, the others
         go on, and serve exits 74 at the end.
@@ -56,7 +57,7 @@ enum ServeCommand: Command {
                                heading: heading.settings, gnss: try LiveGNSSOptions(arguments).choice, distanceFilter: 5)
         live.regions = try RegionOptions.regions(arguments)
         var request = ServeRequest(live: live, rate: try arguments.numberValue(rate),
-                                   duration: try arguments.double(DurationOption.duration, in: 0.001...1e9), nmea: sinks.nmea,
+                                   duration: try DurationOption.seconds(arguments), nmea: sinks.nmea,
                                    signalK: sinks.signalK, json: sinks.json, mqtt: sinks.mqtt, talker: sinks.talker)
         request.mqttOptions = sinks.mqttOptions
         request.maximumClients = try arguments.integerValue(maxClients)

@@ -7,7 +7,9 @@ import Session
 enum TrackCommand: Command {
     static let format = Option("format", value: "FORMAT", choices: TrackOutput.Format.self, default: .text,
                                help: "text, csv (with a header) or json (one object per line)")
-    static let distanceFilter = Option("distance-filter", value: "M", help: "report only after moving at least M metres (default 5 for text, 0 for csv/json)")
+    static let distanceFilter = Option("distance-filter", value: "M", range: 0...1_000_000.0,
+        absent: "\(plain(TrackRequest.defaultDistanceFilter(.text))) for text, \(plain(TrackRequest.defaultDistanceFilter(.json))) for csv and json",
+        help: "report only after moving at least M metres")
     static let style = Option("style", value: "STYLE", choices: DirectionStyle.self, default: .quadrant,
                               help: "directions as degrees, points (16-point) or quadrant (N30°E)")
 
@@ -23,13 +25,14 @@ enum TrackCommand: Command {
             }
         }
     }
-    static let count = Option("count", value: "N", help: "stop after N reports")
+    static let count = Option("count", value: "N", range: 1...1_000_000_000, help: "stop after N reports")
 
     static let spec = CommandSpec(
         name: "track",
         abstract: "report movement from gpsd fixes: distance, direction, total, speed",
         options: GNSSSourceOptions.options + [format, distanceFilter, GNSSOptions.accuracy, GNSSOptions.minMode,
                                               LanguageOption.lang, style, GNSSOptions.firstFixTimeout, DurationOption.duration, count, UnitsOption.units],
+        usageGroups: [GNSSSourceOptions.sources],
         discussion: """
         Each report gives the geodesic distance and direction from the previous report, the total so far,
         and speed and course. A move smaller than the two fixes' combined error is reported as
@@ -45,12 +48,12 @@ enum TrackCommand: Command {
         let bearingStyle = try arguments.chosen(style, as: DirectionStyle.self).bearingStyle
         let request = TrackRequest(
             source: try GNSSSourceOptions(arguments).choice, format: outputFormat, style: bearingStyle,
-            language: try LanguageOption.language(arguments) ?? .en,
-            distanceFilter: try arguments.double(distanceFilter, in: 0...1_000_000),
+            language: try LanguageOption.language(arguments),
+            distanceFilter: try arguments.number(distanceFilter),
             maximumHorizontalError: try GNSSOptions.maximumError(arguments),
             minimumMode: try GNSSOptions.minimumMode(arguments),
-            duration: try arguments.double(DurationOption.duration, in: 0.1...31_536_000),
-            count: try arguments.int(count, in: 1...Int.max), units: try UnitsOption.system(arguments),
+            duration: try DurationOption.seconds(arguments),
+            count: try arguments.integer(count), units: try UnitsOption.system(arguments),
             timeout: try GNSSOptions.timeout(arguments))
         return try TrackSession.run(request, runtime: .system(command: spec.name))
     }

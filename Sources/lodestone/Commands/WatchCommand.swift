@@ -6,10 +6,12 @@ import Session
 
 /// `lodestone watch`: the live compass.
 enum WatchCommand: Command {
-    static let rate = Option("rate", value: "HZ", help: "updates per second: 1–50 piped (default 10), 10–30 on a terminal (default 20)")
+    static let rate = Option("rate", value: "HZ", range: 1...50.0,
+        absent: "\(plain(WatchSession.streamRate)) piped, \(plain(WatchSession.dashboardRate)) on a terminal",
+        help: "updates per second; on a terminal kept within \(plain(WatchSession.dashboardRates.lowerBound))–\(plain(WatchSession.dashboardRates.upperBound))")
     static let once = Option("once", help: "print one reading and exit (with a GNSS source, once the true heading is known)")
-    static let timeout = Option("timeout", value: "S", help: "with --once: how long to wait for the GNSS fix that gives the "
-        + "true heading (default 10); then the reading is printed without it")
+    static let timeout = Option("timeout", value: "S", range: 0...3600, default: WatchSession.fixTimeout,
+        help: "with --once: how long to wait for the GNSS fix that gives the true heading; then the reading is printed without it")
     static let log = Option("log", value: "FILE", help: "also log to this CSV file (append-safe; see 'lodestone log')")
     static let json = Option("json", help: "one JSON object per line instead of the plain line or the dashboard (keys as in 'serve --json')")
     static let goto = Option("goto", value: "TARGET", help: "on the dashboard, mark LAT,LON or a place on the rose and show the way to it")
@@ -21,6 +23,7 @@ enum WatchCommand: Command {
         options: SensorOptions.options + [CalibrationFileOption.calibration] + HeadingOptions.options
             + LiveGNSSOptions.options + [rate, DurationOption.duration, once, timeout, log, json, ascii, LanguageOption.lang, UnitsOption.units,
                                          RegionOptions.region, goto],
+        usageGroups: [LiveGNSSOptions.sources, HeadingOptions.declinationSources],
         discussion: """
         On a terminal it shows a full-screen dashboard with a compass rose (keys: q quit, t true/mag,
         u units, l language, c calibrate, r reset track, ? help). Piped, or with --once, it prints one
@@ -41,7 +44,7 @@ enum WatchCommand: Command {
         """)
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-        let requestedRate = try arguments.double(rate, in: 1...50)
+        let requestedRate = try arguments.number(rate)
         let language = try LanguageOption.language(arguments)
         let heading = try HeadingOptions(arguments)
         var live = LiveRequest(sensors: try SensorOptions(arguments).selection,
@@ -61,10 +64,10 @@ enum WatchCommand: Command {
             throw UsageError.conflict("--timeout only applies with --once")
         }
         var request = WatchRequest(live: live, rate: requestedRate, once: arguments.flag(once),
-                                   onceTimeout: try arguments.double(timeout, in: 0...3600) ?? WatchSession.fixTimeout,
+                                   onceTimeout: try arguments.numberValue(timeout),
                                    log: logFile, ascii: arguments.flag(ascii), language: language,
                                    units: try UnitsOption.system(arguments), json: arguments.flag(json))
-        request.duration = try arguments.double(DurationOption.duration, in: 0.001...1e9)
+        request.duration = try DurationOption.seconds(arguments)
         let runtime = Runtime.system(command: spec.name)
         if let target = arguments.string(goto) {
             let userPlaces = try PlacesStore(environment: runtime.environment)?.load() ?? []

@@ -5,9 +5,9 @@ import Session
 
 /// `lodestone where`: waits for one good fix and prints it.
 enum WhereCommand: Command {
-    static let timeout = Option("timeout", value: "S", range: 0.1...86_400, default: 30,
+    static let timeout = Option("timeout", value: "S", range: 0.1...86_400, default: WhereQuery.defaultTimeout,
                                 help: "give up (exit 69) when no good fix has come after S seconds; "
-                                    + "a gpsd that cannot be reached ends it within 3 s")
+                                    + "a gpsd that cannot be reached ends it within \(plain(GNSSProgress.refusedGrace)) s")
     static let json = Option("json", help: "print one JSON object")
 
     static let spec = CommandSpec(
@@ -15,6 +15,7 @@ enum WhereCommand: Command {
         abstract: "print the current position once a good fix arrives",
         options: GNSSSourceOptions.options + [timeout, GNSSOptions.accuracy, GNSSOptions.minMode, json, UnitsOption.units,
                                               LanguageOption.lang],
+        usageGroups: [GNSSSourceOptions.sources],
         discussion: """
         Prints latitude and longitude (as many digits as gpsd gave), the horizontal error, mode and time,
         and the nearest place (every GeoNames place of 500 people; your places first when within their
@@ -37,7 +38,7 @@ enum WhereCommand: Command {
                                maximumHorizontalError: try GNSSOptions.maximumError(arguments),
                                minimumMode: try GNSSOptions.minimumMode(arguments), json: arguments.flag(json),
                                units: try UnitsOption.system(arguments),
-                               language: try LanguageOption.language(arguments) ?? .en)
+                               language: try LanguageOption.language(arguments))
         return try query.run(runtime: .system(command: spec.name))
     }
 }

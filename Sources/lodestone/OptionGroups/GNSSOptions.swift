@@ -1,12 +1,13 @@
 import Geodesy
 import GNSS
 import Options
+import Platform
 import Session
 
 /// The GNSS options: where gpsd is, and the fix quality a command accepts.
 enum GNSSOptions {
-    static let gpsd = Option("gpsd", value: "HOST:PORT",
-                             help: "where gpsd listens: HOST, HOST:PORT or [IPv6]:PORT (default 127.0.0.1:2947)")
+    static let gpsd = Option("gpsd", value: "HOST:PORT", default: GpsdAddress.default.description,
+                             help: "where gpsd listens: HOST, HOST:PORT or [IPv6]:PORT")
     static let noGNSS = Option("no-gnss", help: "do not use gpsd (or the simulated receiver)")
     static let minMode = Option("min-mode", value: "MODE", choices: MinimumMode.self, default: .twoD,
                                 help: "ignore fixes below this mode: 2d or 3d")
@@ -22,12 +23,13 @@ enum GNSSOptions {
             }
         }
     }
-    static let accuracy = Option("accuracy", value: "M", help: "ignore fixes whose horizontal error is above M metres")
+    static let accuracy = Option("accuracy", value: "M", range: 0.1...1_000_000,
+                                 help: "ignore fixes whose horizontal error is above M metres")
 
     /// `--timeout S` of `goto`, `regions` and `track`: the longest wait for the first good fix.
-    static let firstFixTimeout = Option("timeout", value: "S", range: 0.1...31_536_000,
-                                        help: "give up (exit 69) when no good fix has come after S seconds (without it: no limit); "
-                                            + "a gpsd that cannot be reached ends it within 3 s")
+    static let firstFixTimeout = Option("timeout", value: "S", range: 0.1...31_536_000, absent: "no limit",
+                                        help: "give up (exit 69) when no good fix has come after S seconds; "
+                                            + "a gpsd that cannot be reached ends it within \(plain(GNSSProgress.refusedGrace)) s")
 
     /// `--timeout`, seconds; nil when absent.
     static func timeout(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
@@ -36,7 +38,13 @@ enum GNSSOptions {
 
     /// `--gpsd`, parsed; nil when absent.
     static func address(_ arguments: ParsedArguments) throws(UsageError) -> GpsdAddress? {
-        guard let text = arguments.string(gpsd) else { return nil }
+        guard arguments.isPresent(gpsd) else { return nil }
+        return try gpsdAddress(arguments)
+    }
+
+    /// `--gpsd`, parsed, or its declared default.
+    static func gpsdAddress(_ arguments: ParsedArguments) throws(UsageError) -> GpsdAddress {
+        let text = arguments.text(gpsd)
         do {
             return try GpsdAddress(parsing: text)
         } catch {
@@ -51,7 +59,7 @@ enum GNSSOptions {
 
     /// `--accuracy M`.
     static func maximumError(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
-        try arguments.double(accuracy, in: 0.1...1_000_000)
+        try arguments.number(accuracy)
     }
 }
 
@@ -59,10 +67,12 @@ enum GNSSOptions {
 /// `--simulate`, or none.
 struct LiveGNSSOptions: OptionGroup {
     static var options: [Option] { [GNSSOptions.gpsd, GNSSOptions.noGNSS] }
+    /// gpsd or none: `[--gpsd HOST:PORT | --no-gnss]`.
+    static let sources = OptionAlternatives.oneOf(options)
     var choice: GNSSChoice
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        try arguments.requireAtMostOne(of: Self.options)
+        try arguments.require(Self.sources)
         if arguments.flag(GNSSOptions.noGNSS) {
             choice = .none
         } else if let address = try GNSSOptions.address(arguments) {
@@ -77,17 +87,19 @@ struct LiveGNSSOptions: OptionGroup {
 /// (starting at `--location`).
 struct GNSSSourceOptions: OptionGroup {
     static var options: [Option] { [GNSSOptions.gpsd, SensorOptions.simulate, SimulatedLocation.option] }
+    /// gpsd or the simulated receiver: `[--gpsd HOST:PORT | --simulate]`.
+    static let sources = OptionAlternatives.oneOf([GNSSOptions.gpsd, SensorOptions.simulate])
     var choice: GNSSSourceChoice
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        try arguments.requireAtMostOne(of: [GNSSOptions.gpsd, SensorOptions.simulate])
+        try arguments.require(Self.sources)
         if arguments.flag(SensorOptions.simulate) {
             choice = .simulation(start: try SimulatedLocation.point(arguments))
         } else {
             if arguments.isPresent(SimulatedLocation.option) {
                 throw .conflict("--location only applies with --simulate (a real receiver says where it is)")
             }
-            choice = .gpsd(try GNSSOptions.address(arguments) ?? .default)
+            choice = .gpsd(try GNSSOptions.gpsdAddress(arguments))
         }
     }
 }

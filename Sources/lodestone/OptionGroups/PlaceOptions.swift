@@ -6,13 +6,13 @@ import Session
 
 /// `--lat LAT --lon LON`: a point, validated.
 enum PointOptions {
-    static let lat = Option("lat", value: "LAT", help: "latitude in decimal degrees, -90 to 90 (north positive)")
-    static let lon = Option("lon", value: "LON", help: "longitude in decimal degrees, -180 to 180 (east positive)")
+    static let lat = Option("lat", value: "LAT", range: -90...90.0, help: "latitude in decimal degrees (north positive)")
+    static let lon = Option("lon", value: "LON", range: -180...180.0, help: "longitude in decimal degrees (east positive)")
 
     /// The point, or nil when neither is given; a usage error when only one is.
     static func point(_ arguments: ParsedArguments) throws(UsageError) -> GeoPoint? {
-        let latitude = try arguments.double(lat, in: -90...90)
-        let longitude = try arguments.double(lon, in: -180...180)
+        let latitude = try arguments.number(lat)
+        let longitude = try arguments.number(lon)
         switch (latitude, longitude) {
         case (nil, nil): return nil
         case (let la?, let lo?):

@@ -7,21 +7,27 @@ import Simulation
 /// and whether to simulate it.
 struct SensorOptions: OptionGroup {
     static let simulate = Option("simulate", help: "use the built-in simulator instead of real hardware")
-    static let sensor = Option("sensor", value: "NAME", choices: SensorAlias.acceptedNames, help: "magnetometer: " + ChipKind.allCases.map(\.rawValue).joined(separator: ", ")
-        + ", or a board: " + SensorAlias.all.map(\.name).joined(separator: ", ") + " (default: the detected chip; with --simulate: the chip to emulate, default qmc5883l)")
-    static let bus = Option("bus", value: "N", help: "I²C bus number (/dev/i2c-N); default: scan every bus")
-    static let address = Option("address", value: "0xNN", help: "I²C address of the magnetometer (default: the chip's usual one)")
+    static let sensor = Option("sensor", value: "NAME", choices: SensorAlias.acceptedNames,
+        absent: "the detected chip; with --simulate, " + SensorSelection.simulatedChip.rawValue,
+        help: "magnetometer: " + ChipKind.allCases.map(\.rawValue).joined(separator: ", ")
+        + ", or a board: " + SensorAlias.all.map(\.name).joined(separator: ", ") + "; with --simulate, the chip to emulate")
+    static let bus = Option("bus", value: "N", range: 0...255, absent: "every bus is scanned", help: "I²C bus number (/dev/i2c-N)")
+    static let address = Option("address", value: "0xNN", absent: "the chip's usual one",
+                                help: "I²C address of the magnetometer, e.g. 0x1e")
     static let orientation = Option("orientation", value: "NAME",
-        choices: MountingOrientation.allNamed.map(\.name) + MountingOrientation.aliases.map(\.alias), help: "how the board is mounted, e.g. x-forward-z-up (default: flat, "
-        + "components up, X arrow forward), x-right-z-down, yaw90, roll180; list in hardware/README.md")
+        choices: MountingOrientation.allNamed.map(\.name) + MountingOrientation.aliases.map(\.alias),
+        default: MountingOrientation.allNamed[0].name,
+        help: "how the board is mounted: \(MountingOrientation.allNamed[0].name) is flat, components up, X arrow forward; "
+        + "others e.g. x-right-z-down, yaw90, roll180; list in hardware/README.md")
     static let accelerometer = Option("accelerometer", value: "NAME",
-        choices: AccelerometerKind.allCases.map(\.rawValue) + ["none", "auto"], help: "accelerometer for tilt: "
-        + AccelerometerKind.allCases.map(\.rawValue).joined(separator: ", ") + ", none (default: the detected one)")
+        choices: SensorSelection.AccelerometerChoice.words, absent: "the detected one",
+        help: "accelerometer for tilt: " + AccelerometerKind.allCases.map(\.rawValue).joined(separator: ", ") + ", none")
 
-    static let scenario = Option("scenario", value: "NAME", choices: AttitudeScenario.scenarioNames, help: "with --simulate: how the simulated board moves: "
-        + AttitudeScenario.scenarioNames.joined(separator: ", ") + " (default table: turning on a table; boat: heeling, "
+    static let scenario = Option("scenario", value: "NAME", choices: AttitudeScenario.scenarioNames,
+        default: AttitudeScenario.tableName, help: "with --simulate: how the simulated board moves: "
+        + "\(AttitudeScenario.tableName): turning on a table; boat: heeling, "
         + "rolling and heaving on a course, tacking; car: launches, turns and braking; walk: in the hand, with quick "
-        + "turns; the vehicles carry a biased gyro and a compass calibrated where it is mounted, and the simulated receiver moves along their track)")
+        + "turns; the vehicles carry a biased gyro and a compass calibrated where it is mounted, and the simulated receiver moves along their track")
 
     static let simStep = Option("sim-step-ut", value: "X,Y,Z@SECONDS", help: "with --simulate: a hard-iron step of "
         + "X,Y,Z µT (body axes: forward, right, down) that appears SECONDS into the run and stays, as a radio fitted "
@@ -39,7 +45,7 @@ struct SensorOptions: OptionGroup {
             // A board's own accelerometer/gyro, unless --accelerometer says otherwise below.
             if let partner = alias.accelerometer { s.accelerometer = .kind(partner) }
         }
-        s.bus = try arguments.int(Self.bus, in: 0...255)
+        s.bus = try arguments.integer(Self.bus)
         s.address = try Self.address(arguments)
         if let text = arguments.string(Self.orientation) {
             do {
@@ -53,17 +59,8 @@ struct SensorOptions: OptionGroup {
                 throw .invalidValue(option: Self.orientation.name, value: text, expected: expected)
             }
         }
-        if let text = arguments.string(Self.accelerometer) {
-            switch text.lowercased() {
-            case "none": s.accelerometer = .none
-            case "auto": s.accelerometer = .automatic
-            default:
-                guard let kind = AccelerometerKind(rawValue: text.lowercased()) else {
-                    throw .invalidValue(option: Self.accelerometer.name, value: text, expected: "one of "
-                        + (AccelerometerKind.allCases.map(\.rawValue) + ["none", "auto"]).joined(separator: ", "))
-                }
-                s.accelerometer = .kind(kind)
-            }
+        if let word = try arguments.choice(Self.accelerometer), let choice = SensorSelection.AccelerometerChoice(word: word) {
+            s.accelerometer = choice
         }
         if let name = arguments.string(Self.scenario) {
             guard AttitudeScenario.named(name) != nil else {
@@ -125,6 +122,22 @@ struct SensorOptions: OptionGroup {
 enum CalibrationFileOption {
     static let calibration = Option(
         "calibration", value: "FILE",
-        help: "calibration profile to apply (default: the sensor's profile in $XDG_CONFIG_HOME/lodestone/calibration.json, "
-            + "else ~/.config/lodestone/calibration.json; made by 'lodestone calibrate'); - reads it from standard input")
+        absent: "the sensor's profile in $XDG_CONFIG_HOME/lodestone/calibration.json, else ~/.config/lodestone/calibration.json",
+        help: "calibration profile to apply (made by 'lodestone calibrate'); - reads it from standard input")
+}
+
+extension SensorSelection.AccelerometerChoice {
+    /// The words of `--accelerometer`: a chip's name, none, or auto (the detected one).
+    static let words = AccelerometerKind.allCases.map(\.rawValue) + ["none", "auto"]
+
+    /// The choice a word of `words` names.
+    init?(word: String) {
+        switch word {
+        case "none": self = .none
+        case "auto": self = .automatic
+        default:
+            guard let kind = AccelerometerKind(rawValue: word) else { return nil }
+            self = .kind(kind)
+        }
+    }
 }

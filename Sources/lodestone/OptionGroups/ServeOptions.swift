@@ -5,20 +5,27 @@ import Session
 /// Where `serve` publishes: each sink a URL option, repeatable, and the NMEA talker.
 struct ServeSinkOptions: OptionGroup {
     static let nmea = Option("nmea", value: "URL", repeatable: true,
-                             help: "NMEA 0183 heading sentences: tcp://[HOST]:PORT (a server, default port 10110), udp://HOST:PORT, or serial:/dev/PATH?baud=N (4800 default; 9600, 38400, 115200…)")
+                             help: "NMEA 0183 heading sentences: tcp://[HOST]:PORT (a server; PORT \(ServeEndpoint.nmeaPort) when left out), "
+                                + "udp://HOST:PORT, or serial:/dev/PATH?baud=N (N \(ServeEndpoint.serialBaud) when left out; "
+                                + ServeEndpoint.serialBauds.dropFirst().map(String.init).joined(separator: ", ") + ")")
     static let signalK = Option("signalk", value: "URL", repeatable: true,
-                                help: "Signal K deltas: udp://HOST:PORT or tcp://[HOST]:PORT (a server, default port 8375)")
+                                help: "Signal K deltas: udp://HOST:PORT or tcp://[HOST]:PORT (a server; PORT \(ServeEndpoint.signalKPort) when left out)")
     static let json = Option("json", value: "FILE", repeatable: true, help: "one JSON object per update: - for standard output, or a file appended to")
     static let mqtt = Option("mqtt", value: "URL", repeatable: true,
-                             help: "MQTT: mqtt://[USER@]HOST[:PORT]/PREFIX, or mqtts://… over TLS (default port 8883); topics PREFIX/heading, fix, event, region, status")
+                             help: "MQTT: mqtt://[USER@]HOST[:PORT]/PREFIX (PORT \(MQTTEndpoint.plainPort) when left out), or mqtts://… over TLS "
+                                + "(\(MQTTEndpoint.tlsPort)); topics PREFIX/heading, fix, event, region, status")
     static let mqttPasswordFile = Option("mqtt-password-file", value: "FILE",
                                          help: "the MQTT password: the file's first line (else \(MQTTOptions.passwordVariable) from the environment)")
-    static let mqttCA = Option("mqtt-ca", value: "FILE", help: "mqtts://: the CA certificate (PEM) that signed the broker's (default: the system's CAs)")
+    static let mqttCA = Option("mqtt-ca", value: "FILE", absent: "the system's CAs",
+                               help: "mqtts://: the CA certificate (PEM) that signed the broker's")
     static let mqttCert = Option("mqtt-cert", value: "FILE", help: "mqtts://: this client's certificate (PEM), for a broker that asks for one")
     static let mqttKey = Option("mqtt-key", value: "FILE", help: "mqtts://: the private key (PEM, unencrypted) of --mqtt-cert")
-    static let talker = Option("talker", value: "ID", help: "NMEA talker ID, two letters or digits (default HC, magnetic compass)")
+    static let talker = Option("talker", value: "ID", default: NMEATalker.compass.text,
+                               help: "NMEA talker ID, two letters or digits (\(NMEATalker.compass.text): magnetic compass)")
 
     static var options: [Option] { [nmea, signalK, json, mqtt, mqttPasswordFile, mqttCA, mqttCert, mqttKey, talker] }
+    /// What to serve: at least one sink, `(--nmea URL | --signalk URL | --json FILE | --mqtt URL)...`.
+    static let sinks = OptionAlternatives.anyOf([nmea, signalK, json, mqtt], example: "lodestone serve --simulate --nmea tcp://:10110")
 
     var nmea: [ServeEndpoint] = []
     var signalK: [ServeEndpoint] = []
@@ -28,9 +35,9 @@ struct ServeSinkOptions: OptionGroup {
     var mqttOptions = MQTTOptions()
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        for text in arguments.strings(Self.nmea) { nmea.append(try Self.endpoint(text, Self.nmea, defaultPort: 10110)) }
+        for text in arguments.strings(Self.nmea) { nmea.append(try Self.endpoint(text, Self.nmea, defaultPort: ServeEndpoint.nmeaPort)) }
         for text in arguments.strings(Self.signalK) {
-            let e = try Self.endpoint(text, Self.signalK, defaultPort: 8375)
+            let e = try Self.endpoint(text, Self.signalK, defaultPort: ServeEndpoint.signalKPort)
             if case .serial = e {
                 throw .invalidValue(option: Self.signalK.name, value: text,
                                     expected: "udp://HOST:PORT or tcp://[HOST]:PORT (Signal K deltas do not go to a serial port; --nmea serial:PATH does)")
@@ -62,17 +69,15 @@ struct ServeSinkOptions: OptionGroup {
         if (mqttOptions.certificateFile == nil) != (mqttOptions.keyFile == nil) {
             throw .conflict("a client certificate needs its key: give --mqtt-cert and --mqtt-key together")
         }
-        if let text = arguments.string(Self.talker) {
+        if arguments.isPresent(Self.talker) {
+            let text = arguments.text(Self.talker)
             do {
                 talker = try NMEATalker(text.uppercased())
             } catch {
                 throw .invalidValue(option: Self.talker.name, value: text, expected: "two letters or digits, e.g. HC, TI or AP")
             }
         }
-        if nmea.isEmpty && signalK.isEmpty && json.isEmpty && mqtt.isEmpty {
-            throw .conflict("nothing to serve: give at least one of --nmea, --signalk, --json, --mqtt\n"
-                + "e.g. lodestone serve --simulate --nmea tcp://:10110")
-        }
+        try arguments.require(Self.sinks)
         var ports: Set<UInt16> = []
         for case .tcp(_, let port) in nmea + signalK {
             guard ports.insert(port).inserted else { throw .conflict("two TCP servers on port \(port): give each its own port") }
