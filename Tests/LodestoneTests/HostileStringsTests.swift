@@ -4,8 +4,8 @@ import Testing
 import TestSupport
 
 /// Paths and environment values that hold terminal escapes (ESC, an OSC title sequence ended by
-/// BEL) never reach standard output or error as such; files that are not logs or recordings are
-/// described by line, never quoted.
+/// BEL) never reach standard output or error as such (the binary's messages, its dispatcher's
+/// sanitising included). Files that are not logs or recordings, and FIFOs: HostileFilesInProcessTests.
 @Suite("hostile paths, environment values and files")
 struct HostileStringsTests {
     /// An OSC sequence that would retitle the terminal, and a CSI that would clear it.
@@ -83,45 +83,10 @@ struct HostileStringsTests {
                 "the commands ran: their files are there")
     }
 
-    /// A password file's line, which no message may repeat.
-    static let secret = "root:$6$Zq9Xhidden.hash/value$abcdefghijklmnop:19700:0:99999:7:::"
-
-    @Test func analyzeAndCalibrateFromFileDescribeAFileThatIsNotALogWithoutQuotingIt() throws {
-        let dir = try makeTemporaryFolder("shadow"); defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.path + "/shadow"
-        try (Self.secret + "\ndaemon:*:19700:0:99999:7:::\n").write(toFile: path, atomically: false, encoding: .utf8)
-        let analyzed = try runLodestone(["analyze", path], timeout: 20)
-        #expect(analyzed.status == 65)
-        #expect(!analyzed.stderr.contains("Zq9X") && !analyzed.stderr.contains("root:"), "\(analyzed.stderr)")
-        #expect(analyzed.stderr.contains("line 1"), "\(analyzed.stderr)")
-        #expect(analyzed.stderr.contains("time,"), "what was expected is named: \(analyzed.stderr)")
-
-        let fitted = try runLodestone(["calibrate", "--from-file", path], timeout: 20)
-        #expect(fitted.status == 65)
-        #expect(!fitted.stderr.contains("Zq9X") && !fitted.stderr.contains("root:"), "\(fitted.stderr)")
-        #expect(fitted.stderr.contains("line 1") && fitted.stderr.contains("x,y,z"), "\(fitted.stderr)")
-
-        // Logging into it is refused the same way: described, not quoted.
-        let logged = try runLodestone(["log", "--simulate", "--output", path, "--duration", "0.3"], timeout: 20)
-        #expect(logged.status == 65)
-        #expect(!logged.stderr.contains("Zq9X"), "\(logged.stderr)")
-    }
-
-    @Test func aProfileOrPlacesFileThatIsNotARegularFileIsExit65() throws {
-        let dir = try makeTemporaryFolder("fifo"); defer { try? FileManager.default.removeItem(at: dir) }
-        let fifo = dir.path + "/profile.json"
-        #expect(mkfifo(fifo, 0o644) == 0)
-        let r = try runLodestone(["watch", "--simulate", "--once", "--calibration", fifo], timeout: 20)
-        #expect(r.status == 65, "\(r.stderr)")
-        #expect(r.stderr.contains("not a regular file"), "\(r.stderr)")
-        #expect(!r.timedOut)
-        let config = dir.path + "/cfg"
-        try FileManager.default.createDirectory(atPath: config + "/lodestone", withIntermediateDirectories: true)
-        #expect(mkfifo(config + "/lodestone/places.csv", 0o644) == 0)
-        let p = try runLodestone(["places", "list"], timeout: 20, environment: ["XDG_CONFIG_HOME": config])
-        #expect(p.status == 65, "\(p.stderr)")
-        #expect(!p.timedOut)
-
+    /// A profile on standard input ("-") is read from the process's own descriptor 0. (A profile or
+    /// places file that is a FIFO: SessionTests, HostileFilesInProcessTests.)
+    @Test func aProfileOnStandardInput() throws {
+        let dir = try makeTemporaryFolder("stdin-profile"); defer { try? FileManager.default.removeItem(at: dir) }
         // "-" is the exception: the profile comes on standard input (and is never saved back as a file "-").
         let profile = dir.path + "/simulated.json"
         let made = try runLodestone(["calibrate", "--simulate", "--output", profile, "--sim-speed", "50"], timeout: 60)
