@@ -3,7 +3,8 @@ import Platform
 import Testing
 
 /// What one session showed, as its command's process would: the exit status, standard output, and
-/// standard error with an error's message after "lodestone COMMAND: " (as the dispatcher prints it).
+/// standard error with an error's message after "lodestone COMMAND: ", control characters removed
+/// (as the dispatcher prints it).
 /// For the tests that used to spawn the binary and now call the command's session in process.
 struct CommandRun {
     var status: ExitCode
@@ -35,7 +36,7 @@ extension SessionHarness {
             status = .software
         }
         var stderr = String(decoding: diagnostics.text.utf8.dropFirst(diagnosticsStart), as: UTF8.self)
-        if let failure { stderr += "lodestone \(command): " + failure.message + "\n" }
+        if let failure { stderr += sanitize("lodestone \(command): " + failure.message, keepingLineBreaks: true) + "\n" }
         return CommandRun(status: status, stdout: String(decoding: output.text.utf8.dropFirst(outputStart), as: UTF8.self), stderr: stderr, error: failure)
     }
 }
