@@ -1,3 +1,4 @@
+import Foundation
 import Platform
 @testable import Session
 import Testing
@@ -38,5 +39,17 @@ extension SessionHarness {
         var stderr = String(decoding: diagnostics.text.utf8.dropFirst(diagnosticsStart), as: UTF8.self)
         if let failure { stderr += sanitize("lodestone \(command): " + failure.message, keepingLineBreaks: true) + "\n" }
         return CommandRun(status: status, stdout: String(decoding: output.text.utf8.dropFirst(outputStart), as: UTF8.self), stderr: stderr, error: failure)
+    }
+
+    /// As `run`, with `stdin` as the session's standard input (`Runtime.input`), read from a file in
+    /// the harness's folder.
+    func run(_ command: String, stdin text: String, sourceLocation: SourceLocation = #_sourceLocation,
+             _ body: (Runtime) throws -> ExitCode) throws -> CommandRun {
+        let file = path("standard-input-\(UUID().uuidString.prefix(8))")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        try #require(fd >= 0, "cannot open \(file)", sourceLocation: sourceLocation)
+        defer { close(fd) }
+        return run(command, input: fd, sourceLocation: sourceLocation, body)
     }
 }

@@ -13,13 +13,9 @@ struct DeclinationBatchInProcessTests {
 
     /// Runs the batch with `input` as its standard input.
     func batch(_ input: String) throws -> CommandRun {
-        let h = try SessionHarness("declination-batch")
-        let path = h.path("input.csv")
-        try input.write(toFile: path, atomically: true, encoding: .utf8)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        return h.run("declination", input: fd) { try DeclinationBatch.run(allowExtrapolation: false, input: $0.input, runtime: $0) }
+        try SessionHarness("declination-batch").run("declination", stdin: input) {
+            try DeclinationBatch.run(allowExtrapolation: false, input: $0.input, runtime: $0)
+        }
     }
 
     @Test func batchMatchesNOAATestValues() throws {

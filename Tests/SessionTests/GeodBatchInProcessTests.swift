@@ -14,13 +14,9 @@ struct GeodBatchInProcessTests {
         let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
         let sample = stride(from: 0, to: lines.count, by: 20).map { lines[$0].split(separator: " ").map(String.init) }
         let input = "lat1,lon1,lat2,lon2\n" + sample.map { "\($0[0]),\($0[1]),\($0[3]),\($0[4])" }.joined(separator: "\n")
-        let h = try SessionHarness("geod-batch")
-        let path = h.path("input.csv")
-        try input.write(toFile: path, atomically: true, encoding: .utf8)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        let result = h.run("geod", input: fd) { try GeodBatch.run(inverse: true, input: $0.input, runtime: $0) }
+        let result = try SessionHarness("geod-batch").run("geod", stdin: input) {
+            try GeodBatch.run(inverse: true, input: $0.input, runtime: $0)
+        }
         #expect(result.status == .success, "\(result.stderr)")
         let out = result.stdout.split(separator: "\n").map(String.init)
         try #require(out.count == sample.count + 1, "\(out.count) lines for \(sample.count) problems: \(result.stderr)")
