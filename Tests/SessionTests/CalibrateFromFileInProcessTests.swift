@@ -123,8 +123,7 @@ struct CalibrateFromFileInProcessTests {
             let a = Double(i) * 0.05
             rows.append("\(Double(i) * 0.02),\(20 * cos(a) + 31.5),\(20 * sin(a) - 18.2),\(-45.0 + 12.7)")
         }
-        let path = h.path("flat.csv")
-        try (rows.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try h.file("flat.csv", rows.joined(separator: "\n") + "\n")
         let r = calibrate(h, CalibrationFileRequest(path: path))
         #expect(r.status == .dataError, "exit \(r.status): \(r.stderr)")
         #expect(r.stderr.contains("cannot calibrate from \(path)"), "\(r.stderr)")
@@ -149,8 +148,7 @@ struct CalibrateFromFileInProcessTests {
                 k += 1
             }
         }
-        let path = h.path("cap.csv")
-        try (rows.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try h.file("cap.csv", rows.joined(separator: "\n") + "\n")
         let r = calibrate(h, CalibrationFileRequest(path: path))
         #expect(r.status == .dataError, "exit \(r.status): \(r.stderr)")
         #expect(r.stderr.contains("expected heading error"), "\(r.stderr)")
@@ -167,8 +165,7 @@ struct CalibrateFromFileInProcessTests {
     @Test("missing magnetometer columns: exit 65 describing the header, not quoting it")
     func missingColumns() throws {
         let h = try SessionHarness("calibrate-cols")
-        let path = h.path("cols.csv")
-        try "time,a,b,c\n0,1,2,3\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try h.file("cols.csv", "time,a,b,c\n0,1,2,3\n")
         let r = calibrate(h, CalibrationFileRequest(path: path))
         #expect(r.status == .dataError, "\(r.stderr)")
         #expect(r.stderr.contains("has no magnetometer columns"), "\(r.stderr)")
@@ -179,8 +176,7 @@ struct CalibrateFromFileInProcessTests {
     @Test("no header: exit 65 with the expected format")
     func noHeader() throws {
         let h = try SessionHarness("calibrate-nohead")
-        let path = h.path("nohead.csv")
-        try "1,2,3\n4,5,6\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try h.file("nohead.csv", "1,2,3\n4,5,6\n")
         let r = calibrate(h, CalibrationFileRequest(path: path))
         #expect(r.status == .dataError, "\(r.stderr)")
         #expect(r.stderr.contains("has no header"), "\(r.stderr)")
@@ -194,8 +190,7 @@ struct CalibrateFromFileInProcessTests {
         var lines = good.map(String.init)
         lines[4] = "0.1,0.2,-1.0,0.1,abc,0.2"          // line 5
         lines[10] = "0.1,0.2,-1.0,0.1"                 // line 11: too few values
-        let path = h.path("some-bad.csv")
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try h.file("some-bad.csv", lines.joined(separator: "\n") + "\n")
         let r = calibrate(h, CalibrationFileRequest(path: path))
         #expect(r.stderr.contains("line 5: column my is not a number ('abc'); row skipped"), "\(r.stderr)")
         #expect(r.stderr.contains("line 11:"), "\(r.stderr)")
@@ -204,8 +199,7 @@ struct CalibrateFromFileInProcessTests {
 
         var bad = Array(good.prefix(101)).map(String.init)
         for i in stride(from: 1, to: 101, by: 3) { bad[i] = "x,y,z,oops,,1" }
-        let path2 = h.path("mostly-bad.csv")
-        try (bad.joined(separator: "\n") + "\n").write(toFile: path2, atomically: true, encoding: .utf8)
+        let path2 = try h.file("mostly-bad.csv", bad.joined(separator: "\n") + "\n")
         let r2 = calibrate(h, CalibrationFileRequest(path: path2))
         #expect(r2.status == .dataError, "\(r2.stderr)")
         #expect(r2.stderr.contains("rows are unusable"), "\(r2.stderr)")
@@ -215,13 +209,11 @@ struct CalibrateFromFileInProcessTests {
     @Test("an empty file, or a header without rows: exit 65")
     func emptyFile() throws {
         let h = try SessionHarness("calibrate-empty")
-        let path = h.path("empty.csv")
-        try "".write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try h.file("empty.csv", "")
         let r = calibrate(h, CalibrationFileRequest(path: path))
         #expect(r.status == .dataError, "\(r.stderr)")
         #expect(r.stderr.contains("is empty"), "\(r.stderr)")
-        let path2 = h.path("header.csv")
-        try "t,x,y,z\n\n".write(toFile: path2, atomically: true, encoding: .utf8)
+        let path2 = try h.file("header.csv", "t,x,y,z\n\n")
         let r2 = calibrate(h, CalibrationFileRequest(path: path2))
         #expect(r2.status == .dataError, "\(r2.stderr)")
         #expect(r2.stderr.contains("no data rows"), "\(r2.stderr)")

@@ -45,8 +45,7 @@ struct CalibrateRecordInProcessTests {
     @Test("--record never overwrites a file: exit 74 saying it exists, the file untouched")
     func recordNeverOverwrites() throws {
         let h = try SessionHarness("calibrate-record-exists")
-        let raw = h.path("raw.csv")
-        try "keep me\n".write(toFile: raw, atomically: true, encoding: .utf8)
+        let raw = try h.file("raw.csv", "keep me\n")
         let r = h.run("calibrate") {
             try recordRawSamples(RecordRequest(sensors: SensorSelection(simulate: true), path: raw, duration: 1), runtime: $0)
         }

@@ -50,9 +50,7 @@ struct HeadingReplayInProcessTests {
     func contractWithCalibrationAndDeclination() throws {
         let h = try SessionHarness("heading-contract")
         let (csv, truth) = Self.recording(accelerometer: true)
-        let input = h.path("raw.csv"), prof = h.path("p.json")
-        try csv.write(toFile: input, atomically: true, encoding: .utf8)
-        try Self.profile(offset: (30, -20, 10)).write(toFile: prof, atomically: true, encoding: .utf8)
+        let input = try h.file("raw.csv", csv), prof = try h.file("p.json", Self.profile(offset: (30, -20, 10)))
         let r = replay(h, HeadingReplay(path: input, calibrationPath: prof, unit: "uT", json: false,
                                         settings: HeadingSettings(declinationSource: .manual(degrees: -10))))
         #expect(r.status == .success, "\(r.stderr)")
@@ -83,8 +81,7 @@ struct HeadingReplayInProcessTests {
     func uncalibratedIsWrongAndSaysSo() throws {
         let h = try SessionHarness("heading-uncalibrated")
         let (csv, truth) = Self.recording()
-        let input = h.path("raw.csv")
-        try csv.write(toFile: input, atomically: true, encoding: .utf8)
+        let input = try h.file("raw.csv", csv)
         let r = replay(h, HeadingReplay(path: input, unit: "uT", json: true, settings: HeadingSettings()))
         #expect(r.status == .success, "\(r.stderr)")
         let objects = r.stdout.split(separator: "\n").compactMap {
@@ -107,16 +104,14 @@ struct HeadingReplayInProcessTests {
     @Test("no t column: exit 65 naming it; a missing recording: 74; a corrupt profile: 65 naming its path")
     func badInput() throws {
         let h = try SessionHarness("heading-bad")
-        let noT = h.path("not.csv")
-        try "x,y,z\n1,2,3\n".write(toFile: noT, atomically: true, encoding: .utf8)
+        let noT = try h.file("not.csv", "x,y,z\n1,2,3\n")
         let r1 = replay(h, HeadingReplay(path: noT, unit: "uT", json: false, settings: HeadingSettings()))
         #expect(r1.status == .dataError, "\(r1.stderr)")
         #expect(r1.stderr.contains("t"))
         #expect(r1.stdout.isEmpty)
         let missing = replay(h, HeadingReplay(path: h.path("missing.csv"), unit: "uT", json: false, settings: HeadingSettings()))
         #expect(missing.status == .ioError, "\(missing.stderr)")
-        let corrupt = h.path("bad.json")
-        try "{not json".write(toFile: corrupt, atomically: true, encoding: .utf8)
+        let corrupt = try h.file("bad.json", "{not json")
         let r2 = replay(h, HeadingReplay(path: noT, calibrationPath: corrupt, unit: "uT", json: false, settings: HeadingSettings()))
         #expect(r2.status == .dataError, "\(r2.stderr)")
         #expect(r2.stderr.contains(corrupt), "\(r2.stderr)")
