@@ -8,8 +8,9 @@ import TestSupport
 
 /// `places` and `where` as the commands run them, in process: near as JSON against an independent
 /// geodesic, where's simulated receiver starting at --location, and the user's places file with a
-/// name that holds a terminal escape. (Moved from the spawned-binary suite, which keeps the usage
-/// errors of places, goto, regions, where and track.)
+/// name that holds a terminal escape, and goto's unknown or impossible targets. (Moved from the
+/// spawned-binary suite, which keeps the usage errors of the option parsers of places, goto,
+/// regions, where and track.)
 @Suite("places and where, the commands' queries in process")
 struct PlacesInProcessTests {
     func places(_ h: SessionHarness, _ action: PlacesAction, json: Bool = false) -> CommandRun {
@@ -68,5 +69,19 @@ struct PlacesInProcessTests {
         #expect(places(h, .remove("quay")).status == .success)
         let text = try String(contentsOfFile: h.folder.path + "/config/lodestone/places.csv", encoding: .utf8)
         #expect(text == "name,lat,lon,radius_m\nBad[31mName,1,2,100\n", "\(text.debugDescription)")
+    }
+
+    @Test("goto's target, as the command looks it up: an unknown name suggests the nearest, a position out of range is refused, exit 64")
+    func gotoTargets() throws {
+        let h = try SessionHarness("goto-targets")
+        for (target, hint) in [("Amsterdamm", "did you mean 'Amsterdam'?"), ("91,0", "not a position")] {
+            let r = h.run("goto") { runtime in
+                let userPlaces = try PlacesStore(environment: runtime.environment)?.load() ?? []
+                _ = try DestinationLookup.resolve(target, radius: nil, userPlaces: userPlaces)
+                return .success
+            }
+            #expect(r.status == .usage, "\(target): \(r.stderr)")
+            #expect(r.stderr.contains(hint), "\(target): \(r.stderr)")
+        }
     }
 }
