@@ -5,7 +5,9 @@ import TestSupport
 
 /// Paths and environment values that hold terminal escapes (ESC, an OSC title sequence ended by
 /// BEL) never reach standard output or error as such (the binary's messages, its dispatcher's
-/// sanitising included). Files that are not logs or recordings, and FIFOs: HostileFilesInProcessTests.
+/// sanitising included), for every command. Each session's own handling (an escape in the config
+/// folder or a calibration path, files that are not logs or recordings, FIFOs) is tested in process:
+/// HostileFilesInProcessTests.
 @Suite("hostile paths, environment values and files")
 struct HostileStringsTests {
     /// An OSC sequence that would retitle the terminal, and a CSI that would clear it.
@@ -16,34 +18,6 @@ struct HostileStringsTests {
             #expect(!text.utf8.contains(0x1B) && !text.utf8.contains(0x07),
                     "\(what): an escape byte on \(name): \(text.debugDescription)", sourceLocation: sourceLocation)
         }
-    }
-
-    @Test func anEscapeInXDGConfigHomeOrACalibrationPathNeverReachesTheTerminal() throws {
-        let dir = try makeTemporaryFolder("hostile"); defer { try? FileManager.default.removeItem(at: dir) }
-        let config = dir.path + "/cfg" + Self.escape
-        try FileManager.default.createDirectory(atPath: config + "/lodestone", withIntermediateDirectories: true)
-        let env = ["XDG_CONFIG_HOME": config, "HOME": dir.path]
-
-        let added = try runLodestone(["places", "add", "home", "--lat", "-33.87", "--lon", "151.21"], timeout: 20, environment: env)
-        #expect(added.status == 0, "\(added.stderr)")
-        assertClean(added, "places add")
-        let listed = try runLodestone(["places", "list"], timeout: 20, environment: env)
-        assertClean(listed, "places list")
-
-        // A corrupt default profile: its path (from XDG_CONFIG_HOME) is in the error.
-        try "{ not json".write(toFile: config + "/lodestone/calibration.json", atomically: false, encoding: .utf8)
-        let watched = try runLodestone(["watch", "--simulate", "--once"], timeout: 20, environment: env)
-        assertClean(watched, "watch with a corrupt profile")
-
-        let missing = dir.path + "/no" + Self.escape + ".json"
-        let explicit = try runLodestone(["watch", "--simulate", "--once", "--calibration", missing], timeout: 20, environment: env)
-        #expect(explicit.status != 0)
-        #expect(explicit.stderr.contains("]0;owned"), "the path is still named, without its control bytes: \(explicit.stderr)")
-        assertClean(explicit, "--calibration with an escape")
-
-        let svg = try runLodestone(["analyze", dir.path + "/missing" + Self.escape + ".csv"], timeout: 20, environment: env)
-        #expect(svg.status == 74)
-        assertClean(svg, "analyze of a missing file with an escape in its name")
     }
 
     /// Every command that names a file in its messages, with a file whose name holds the escapes,

@@ -1,18 +1,69 @@
 import Foundation
 import Glibc
 import HeadingLog
+import Places
 import Platform
 @testable import Session
 import Testing
 import TestSupport
 
-/// Files that are not what a command expects, in process: a password file given as a log or a
-/// recording is described by line, never quoted; a profile or places file that is a FIFO is refused
-/// at once (exit 65), without waiting for a writer. (Moved from the spawned-binary suite
-/// HostileStringsTests, which keeps the escapes in paths and the environment, and a profile on
-/// standard input.)
-@Suite("hostile files, the commands' sessions in process")
+/// Files and paths that are not what a command expects, in process: a password file given as a log
+/// or a recording is described by line, never quoted; a profile or places file that is a FIFO is
+/// refused at once (exit 65), without waiting for a writer; a terminal escape in the config folder
+/// or a file's name never reaches standard output or error. (Moved from the spawned-binary suite
+/// HostileStringsTests, which keeps the sweep of every command through the binary, and a profile
+/// on standard input.)
+@Suite("hostile files and paths, the commands' sessions in process")
 struct HostileFilesInProcessTests {
+    /// An OSC sequence that would retitle the terminal, and a CSI that would clear it.
+    static let escape = "\u{1B}]0;owned\u{07}\u{1B}[2J"
+
+    func expectClean(_ r: CommandRun, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        for (name, text) in [("stdout", r.stdout), ("stderr", r.stderr)] {
+            #expect(!text.utf8.contains(0x1B) && !text.utf8.contains(0x07),
+                    "\(what): an escape byte on \(name): \(text.debugDescription)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func anEscapeInXDGConfigHomeOrACalibrationPathNeverReachesTheTerminal() throws {
+        let h = try SessionHarness("hostile-paths")
+        let config = h.folder.path + "/cfg" + Self.escape
+        try FileManager.default.createDirectory(atPath: config + "/lodestone", withIntermediateDirectories: true)
+        let env = ["XDG_CONFIG_HOME": config]
+
+        let home = try UserPlace(name: "home", latitude: -33.87, longitude: 151.21)
+        let added = h.run("places", environment: env) { try PlacesQuery(action: .add(home)).run(runtime: $0) }
+        #expect(added.status == .success, "\(added.stderr)")
+        #expect(FileManager.default.fileExists(atPath: config + "/lodestone/places.csv"), "the place was saved in the config folder")
+        expectClean(added, "places add")
+        let listed = h.run("places", environment: env) { try PlacesQuery(action: .list()).run(runtime: $0) }
+        #expect(listed.stdout.hasPrefix("home  "), "\(listed.stdout)")
+        expectClean(listed, "places list")
+
+        // A corrupt default profile: its path (from XDG_CONFIG_HOME) is in the error.
+        try "{ not json".write(toFile: config + "/lodestone/calibration.json", atomically: false, encoding: .utf8)
+        let simulated = LiveRequest(sensors: SensorSelection(simulate: true))
+        let watched = h.run("watch", environment: env) { try WatchSession.run(WatchRequest(live: simulated, once: true), runtime: $0) }
+        #expect(watched.stderr.contains("calibration.json"), "the corrupt profile is named: \(watched.stderr)")
+        expectClean(watched, "watch with a corrupt profile")
+
+        let missing = h.folder.path + "/no" + Self.escape + ".json"
+        var explicitRequest = simulated
+        explicitRequest.calibrationPath = missing
+        let explicit = h.run("watch", environment: env) {
+            try WatchSession.run(WatchRequest(live: explicitRequest, once: true), runtime: $0)
+        }
+        #expect(explicit.status != .success)
+        #expect(explicit.stderr.contains("]0;owned"), "the path is still named, without its control bytes: \(explicit.stderr)")
+        expectClean(explicit, "--calibration with an escape")
+
+        let analyzed = h.run("analyze", environment: env) {
+            try LogAnalysisQuery(path: h.folder.path + "/missing" + Self.escape + ".csv").run(runtime: $0)
+        }
+        #expect(analyzed.status == .ioError, "\(analyzed.stderr)")
+        expectClean(analyzed, "analyze of a missing file with an escape in its name")
+    }
+
     /// A password file's line, which no message may repeat.
     static let secret = "root:$6$Zq9Xhidden.hash/value$abcdefghijklmnop:19700:0:99999:7:::"
 
