@@ -10,14 +10,11 @@ import TestSupport
 /// HostileFilesInProcessTests.
 @Suite("hostile paths, environment values and files")
 struct HostileStringsTests {
-    /// An OSC sequence that would retitle the terminal, and a CSI that would clear it.
-    static let escape = "\u{1B}]0;owned\u{07}\u{1B}[2J"
+    static let escape = HostileText.escape
 
     func assertClean(_ r: RunResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        for (name, text) in [("stdout", r.stdout), ("stderr", r.stderr)] {
-            #expect(!text.utf8.contains(0x1B) && !text.utf8.contains(0x07),
-                    "\(what): an escape byte on \(name): \(text.debugDescription)", sourceLocation: sourceLocation)
-        }
+        #expect(HostileText.streamsWithControl(stdout: r.stdout, stderr: r.stderr).isEmpty,
+                "\(what): an escape byte: \(r.stdout.debugDescription) \(r.stderr.debugDescription)", sourceLocation: sourceLocation)
     }
 
     /// Every command that names a file in its messages, with a file whose name holds the escapes,

@@ -15,14 +15,11 @@ import TestSupport
 /// on standard input.)
 @Suite("hostile files and paths, the commands' sessions in process")
 struct HostileFilesInProcessTests {
-    /// An OSC sequence that would retitle the terminal, and a CSI that would clear it.
-    static let escape = "\u{1B}]0;owned\u{07}\u{1B}[2J"
+    static let escape = HostileText.escape
 
     func expectClean(_ r: CommandRun, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        for (name, text) in [("stdout", r.stdout), ("stderr", r.stderr)] {
-            #expect(!text.utf8.contains(0x1B) && !text.utf8.contains(0x07),
-                    "\(what): an escape byte on \(name): \(text.debugDescription)", sourceLocation: sourceLocation)
-        }
+        #expect(HostileText.streamsWithControl(stdout: r.stdout, stderr: r.stderr).isEmpty,
+                "\(what): an escape byte: \(r.stdout.debugDescription) \(r.stderr.debugDescription)", sourceLocation: sourceLocation)
     }
 
     @Test func anEscapeInXDGConfigHomeOrACalibrationPathNeverReachesTheTerminal() throws {
