@@ -2,8 +2,12 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("lodestone heading --from-file (end to end)")
+/// `lodestone heading` and `watch --deviation show` through the binary: their arguments (exit 64).
+/// What the replay and the card show is tested in process (SessionTests: HeadingReplayInProcessTests);
+/// the binary's wiring of --from-file is also run by HostileInputTests.
+@Suite("lodestone heading --from-file (the binary)")
 struct HeadingCommandTests {
+<<<<<<< HEAD
     /// A level board held at 12 magnetic headings for 2 s each at 50 Hz, with a hard-iron offset
     /// of (30, −20, 10) µT and a little noise (fixed seed).
     func recording(offset: (Double, Double, Double) = (30, -20, 10), accelerometer: Bool = false) -> (csv: String, truth: [Double]) {
@@ -93,42 +97,24 @@ struct HeadingCommandTests {
     }
 
     @Test func badInput() throws {
+=======
+    @Test func usageErrors() throws {
+>>>>>>> inprocess
         let dir = try makeTemporaryFolder(); defer { try? FileManager.default.removeItem(at: dir) }
         let noT = dir.appendingPathComponent("not.csv")
         try "x,y,z\n1,2,3\n".write(to: noT, atomically: true, encoding: .utf8)
-        let r1 = try runLodestone(["heading", "--from-file", noT.path])
-        #expect(r1.status == 65)
-        #expect(r1.stderr.contains("t"))
-        #expect(try runLodestone(["heading", "--from-file", dir.appendingPathComponent("missing.csv").path]).status == 74)
         #expect(try runLodestone(["heading"]).status == 64)
         #expect(try runLodestone(["heading", "--from-file", noT.path, "--format", "xml"]).status == 64)
-        let corrupt = dir.appendingPathComponent("bad.json")
-        try "{not json".write(to: corrupt, atomically: true, encoding: .utf8)
-        let r2 = try runLodestone(["heading", "--from-file", noT.path, "--calibration", corrupt.path])
-        #expect(r2.status == 65)
-        #expect(r2.stderr.contains(corrupt.path))
     }
 }
 
-@Suite("lodestone watch --deviation show")
+@Suite("lodestone watch --deviation show (the binary)")
 struct DeviationShowTests {
-    @Test func showsTheProfilesCard() throws {
+    @Test func withoutACardItSaysSoAndAnUnknownModeIsAUsageError() throws {
         let dir = try makeTemporaryFolder(); defer { try? FileManager.default.removeItem(at: dir) }
-        let prof = dir.appendingPathComponent("p.json")
-        let corrections = (0..<36).map { i in String(format: "%.1f", 2 * sin(Double(i) * .pi / 18)) }.joined(separator: ",")
-        try """
-        {"schema_version": 1, "sensor": {"chip": "simulated-qmc5883l"}, "offset": [0,0,0],
-         "matrix": [[1,0,0],[0,1,0],[0,0,1]], "field_strength": 57, "residual_percent": 0.5, "coverage_percent": 100,
-         "sample_count": 1000, "model": "full", "created": "2026-01-01T00:00:00.000Z", "unit": "uT",
-         "deviation_degrees": [\(corrections)]}
-        """.write(to: prof, atomically: true, encoding: .utf8)
-        let r = try runLodestone(["watch", "--simulate", "--calibration", prof.path, "--deviation", "show"])
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("36 sectors"))
-        #expect(r.stdout.contains("90°") && r.stdout.contains("+2.0°"))
         let empty = try runLodestone(["watch", "--simulate", "--deviation", "show"],
                                      environment: ["XDG_CONFIG_HOME": dir.path])
-        #expect(empty.status == 0)
+        #expect(empty.status == 0, "\(empty.stderr)")
         #expect(empty.stdout.contains("no deviation card"))
         #expect(try runLodestone(["watch", "--simulate", "--deviation", "sometimes"]).status == 64)
     }

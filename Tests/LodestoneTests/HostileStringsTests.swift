@@ -4,46 +4,17 @@ import Testing
 import TestSupport
 
 /// Paths and environment values that hold terminal escapes (ESC, an OSC title sequence ended by
-/// BEL) never reach standard output or error as such; files that are not logs or recordings are
-/// described by line, never quoted.
+/// BEL) never reach standard output or error as such (the binary's messages, its dispatcher's
+/// sanitising included), for every command. Each session's own handling (an escape in the config
+/// folder or a calibration path, files that are not logs or recordings, FIFOs) is tested in process:
+/// HostileFilesInProcessTests.
 @Suite("hostile paths, environment values and files")
 struct HostileStringsTests {
-    /// An OSC sequence that would retitle the terminal, and a CSI that would clear it.
-    static let escape = "\u{1B}]0;owned\u{07}\u{1B}[2J"
+    static let escape = HostileText.escape
 
     func assertClean(_ r: RunResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        for (name, text) in [("stdout", r.stdout), ("stderr", r.stderr)] {
-            #expect(!text.utf8.contains(0x1B) && !text.utf8.contains(0x07),
-                    "\(what): an escape byte on \(name): \(text.debugDescription)", sourceLocation: sourceLocation)
-        }
-    }
-
-    @Test func anEscapeInXDGConfigHomeOrACalibrationPathNeverReachesTheTerminal() throws {
-        let dir = try makeTemporaryFolder("hostile"); defer { try? FileManager.default.removeItem(at: dir) }
-        let config = dir.path + "/cfg" + Self.escape
-        try FileManager.default.createDirectory(atPath: config + "/lodestone", withIntermediateDirectories: true)
-        let env = ["XDG_CONFIG_HOME": config, "HOME": dir.path]
-
-        let added = try runLodestone(["places", "add", "home", "--lat", "-33.87", "--lon", "151.21"], timeout: 20, environment: env)
-        #expect(added.status == 0, "\(added.stderr)")
-        assertClean(added, "places add")
-        let listed = try runLodestone(["places", "list"], timeout: 20, environment: env)
-        assertClean(listed, "places list")
-
-        // A corrupt default profile: its path (from XDG_CONFIG_HOME) is in the error.
-        try "{ not json".write(toFile: config + "/lodestone/calibration.json", atomically: false, encoding: .utf8)
-        let watched = try runLodestone(["watch", "--simulate", "--once"], timeout: 20, environment: env)
-        assertClean(watched, "watch with a corrupt profile")
-
-        let missing = dir.path + "/no" + Self.escape + ".json"
-        let explicit = try runLodestone(["watch", "--simulate", "--once", "--calibration", missing], timeout: 20, environment: env)
-        #expect(explicit.status != 0)
-        #expect(explicit.stderr.contains("]0;owned"), "the path is still named, without its control bytes: \(explicit.stderr)")
-        assertClean(explicit, "--calibration with an escape")
-
-        let svg = try runLodestone(["analyze", dir.path + "/missing" + Self.escape + ".csv"], timeout: 20, environment: env)
-        #expect(svg.status == 74)
-        assertClean(svg, "analyze of a missing file with an escape in its name")
+        #expect(HostileText.streamsWithControl(stdout: r.stdout, stderr: r.stderr).isEmpty,
+                "\(what): an escape byte: \(r.stdout.debugDescription) \(r.stderr.debugDescription)", sourceLocation: sourceLocation)
     }
 
     /// Every command that names a file in its messages, with a file whose name holds the escapes,
@@ -83,45 +54,10 @@ struct HostileStringsTests {
                 "the commands ran: their files are there")
     }
 
-    /// A password file's line, which no message may repeat.
-    static let secret = "root:$6$Zq9Xhidden.hash/value$abcdefghijklmnop:19700:0:99999:7:::"
-
-    @Test func analyzeAndCalibrateFromFileDescribeAFileThatIsNotALogWithoutQuotingIt() throws {
-        let dir = try makeTemporaryFolder("shadow"); defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.path + "/shadow"
-        try (Self.secret + "\ndaemon:*:19700:0:99999:7:::\n").write(toFile: path, atomically: false, encoding: .utf8)
-        let analyzed = try runLodestone(["analyze", path], timeout: 20)
-        #expect(analyzed.status == 65)
-        #expect(!analyzed.stderr.contains("Zq9X") && !analyzed.stderr.contains("root:"), "\(analyzed.stderr)")
-        #expect(analyzed.stderr.contains("line 1"), "\(analyzed.stderr)")
-        #expect(analyzed.stderr.contains("time,"), "what was expected is named: \(analyzed.stderr)")
-
-        let fitted = try runLodestone(["calibrate", "--from-file", path], timeout: 20)
-        #expect(fitted.status == 65)
-        #expect(!fitted.stderr.contains("Zq9X") && !fitted.stderr.contains("root:"), "\(fitted.stderr)")
-        #expect(fitted.stderr.contains("line 1") && fitted.stderr.contains("x,y,z"), "\(fitted.stderr)")
-
-        // Logging into it is refused the same way: described, not quoted.
-        let logged = try runLodestone(["log", "--simulate", "--output", path, "--duration", "0.3"], timeout: 20)
-        #expect(logged.status == 65)
-        #expect(!logged.stderr.contains("Zq9X"), "\(logged.stderr)")
-    }
-
-    @Test func aProfileOrPlacesFileThatIsNotARegularFileIsExit65() throws {
-        let dir = try makeTemporaryFolder("fifo"); defer { try? FileManager.default.removeItem(at: dir) }
-        let fifo = dir.path + "/profile.json"
-        #expect(mkfifo(fifo, 0o644) == 0)
-        let r = try runLodestone(["watch", "--simulate", "--once", "--calibration", fifo], timeout: 20)
-        #expect(r.status == 65, "\(r.stderr)")
-        #expect(r.stderr.contains("not a regular file"), "\(r.stderr)")
-        #expect(!r.timedOut)
-        let config = dir.path + "/cfg"
-        try FileManager.default.createDirectory(atPath: config + "/lodestone", withIntermediateDirectories: true)
-        #expect(mkfifo(config + "/lodestone/places.csv", 0o644) == 0)
-        let p = try runLodestone(["places", "list"], timeout: 20, environment: ["XDG_CONFIG_HOME": config])
-        #expect(p.status == 65, "\(p.stderr)")
-        #expect(!p.timedOut)
-
+    /// A profile on standard input ("-") is read from the process's own descriptor 0. (A profile or
+    /// places file that is a FIFO: SessionTests, HostileFilesInProcessTests.)
+    @Test func aProfileOnStandardInput() throws {
+        let dir = try makeTemporaryFolder("stdin-profile"); defer { try? FileManager.default.removeItem(at: dir) }
         // "-" is the exception: the profile comes on standard input (and is never saved back as a file "-").
         let profile = dir.path + "/simulated.json"
         let made = try runLodestone(["calibrate", "--simulate", "--output", profile, "--sim-speed", "50"], timeout: 60)

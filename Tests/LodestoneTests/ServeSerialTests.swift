@@ -73,10 +73,10 @@ struct ServeSerialTests {
         #expect(serve.stop(timeout: 10) == 0, "\(serve.stderr)")
     }
 
-    @Test("a path that is not a serial port is refused (64); one this user may not open would be 69")
-    func notASerialPort() throws {
-        let result = try runLodestone(["serve", "--simulate", "--no-gnss", "--duration", "2", "--nmea", "serial:/dev/null"], timeout: 20)
-        #expect(result.status == 64 && result.stderr.contains("is not a serial port"), "\(result.stderr)")
+    /// Two serial sinks on one port, and Signal K on a serial line: usage errors of the option parser.
+    /// (A path that is not a serial port is refused by the session: ServeRefusalsInProcessTests.)
+    @Test("one port named twice, or Signal K on a serial line, is refused (64)")
+    func serialUsageErrors() throws {
         let twice = try runLodestone(["serve", "--simulate", "--nmea", "/dev/ttyUSB7", "--nmea", "serial:/dev/ttyUSB7?baud=9600"], timeout: 20)
         #expect(twice.status == 64, "\(twice.stderr)")
         let signalK = try runLodestone(["serve", "--simulate", "--signalk", "serial:/dev/ttyUSB7"], timeout: 20)

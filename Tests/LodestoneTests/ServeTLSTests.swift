@@ -107,20 +107,11 @@ struct ServeTLSTests {
         #expect(wrongCA.stderr.components(separatedBy: "does not verify").count == 2, "\(wrongCA.stderr)")
     }
 
-    @Test("files that are not there or not PEM, and passwords given twice, are refused at start")
-    func badFilesAtStart() throws {
+    /// TLS files for a plain mqtt:// URL: a usage error from the option parser. (Files that are not
+    /// there or not PEM, and two passwords, are refused by the session: ServeTLSFilesInProcessTests.)
+    @Test("TLS files with a plain mqtt:// URL are a usage error naming mqtts://")
+    func tlsFilesNeedMQTTS() throws {
         let certificates = try TestCertificates()
-        let url = "mqtts://fleet@127.0.0.1:8883/boat1"
-        let missing = try runLodestone(Self.common + ["--mqtt", url, "--mqtt-ca", "/nonexistent/ca.crt"], timeout: 20)
-        #expect(missing.status == 74 && missing.stderr.contains("/nonexistent/ca.crt"), "\(missing.stderr)")
-        let notPEM = try Self.secretFile(certificates.folder, "not a certificate")
-        let bad = try runLodestone(Self.common + ["--mqtt", url, "--mqtt-ca", notPEM], timeout: 20)
-        #expect(bad.status == 65 && bad.stderr.contains("not a PEM file"), "\(bad.stderr)")
-        let empty = try Self.secretFile(certificates.folder, "\n")
-        let blank = try runLodestone(Self.common + ["--mqtt", url, "--mqtt-password-file", empty], timeout: 20)
-        #expect(blank.status == 65 && blank.stderr.contains("is empty"), "\(blank.stderr)")
-        let twice = try runLodestone(Self.common + ["--mqtt", "mqtts://fleet:x@127.0.0.1/boat1", "--mqtt-password-file", empty], timeout: 20)
-        #expect(twice.status == 64, "\(twice.stderr)")
         let plain = try runLodestone(Self.common + ["--mqtt", "mqtt://127.0.0.1/boat1", "--mqtt-ca", certificates.caCertificate], timeout: 20)
         #expect(plain.status == 64 && plain.stderr.contains("mqtts://"), "\(plain.stderr)")
     }

@@ -13,13 +13,10 @@ struct QueryTests {
 
     /// Runs a batch over `input` as its standard input; returns what it wrote.
     func batch(_ input: String, _ run: (Int32, Runtime) throws -> ExitCode) throws -> String {
-        let h = try SessionHarness("batch")
-        let path = h.path("input.csv")
-        try input.write(toFile: path, atomically: true, encoding: .utf8)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        defer { close(fd) }
-        #expect(try run(fd, h.runtime("batch")) == .success)
-        return h.output.text
+        let result = try SessionHarness("batch").run("batch", stdin: input) { try run($0.input, $0) }
+        if let error = result.error { throw error }
+        #expect(result.status == .success)
+        return result.stdout
     }
 
     /// The error a batch stops with, or nil when it succeeds.
@@ -34,7 +31,8 @@ struct QueryTests {
         }
     }
 
-    /// NOAA's 100 test points through the batch CSV: one row per input row, in order, matching.
+    /// A bad line in the declination batch is named by its number, exit 65. (NOAA's 100 test points
+    /// through the batch: DeclinationBatchInProcessTests.)
     @Test func badBatchLinesNameTheLineAndExit65() throws {
         for (input, fragment) in [("2025,91,0,0\n", "line 1"), ("2025,10,0,0\n2025,abc,0,0\n", "line 2"),
                                   ("2025,10,0\n", "line 1"), ("2025,nan,0,0\n", "line 1"), ("2025,10,,0\n", "missing")] {
@@ -61,7 +59,8 @@ struct QueryTests {
         #expect(allowed.output.text.contains("Declination"))
     }
 
-    /// Every 20th line of Karney's test set through the batch CSV: distances within 15 nm.
+    /// The direct problem from the inverse's distance and azimuth lands on the second point. (Karney's
+    /// test set through the batch: GeodBatchInProcessTests.)
     @Test func directRoundTripsTheInverse() throws {
         let h = try SessionHarness("geod-direct")
         _ = try GeodesicQuery(inverse: true, numbers: [-33.8694, 151.1990, -37.8136, 144.9631], json: true).run(runtime: h.runtime("geod"))

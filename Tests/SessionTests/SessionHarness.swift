@@ -36,6 +36,13 @@ final class SessionHarness {
     }
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// Writes `text` to a new file `name` in the folder; its path.
+    func file(_ name: String, _ text: String) throws -> String {
+        let path = path(name)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
 }
 
 /// "123.4° SE  true …" → 123.4.

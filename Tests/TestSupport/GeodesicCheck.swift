@@ -4,7 +4,7 @@ import Foundation
 
 /// Vincenty's inverse formula on WGS84: distance (m) and initial azimuth (degrees, [0, 360)).
 /// Independent of the Geodesy module (which uses Karney's method).
-func vincentyInverse(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> (distance: Double, azimuth: Double) {
+public func vincentyInverse(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> (distance: Double, azimuth: Double) {
     let a = 6_378_137.0, f = 1 / 298.257223563
     let b = a * (1 - f)
     let rad = Double.pi / 180
@@ -41,7 +41,7 @@ func vincentyInverse(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Dou
 }
 
 /// CSV rows (without the header) as dictionaries keyed by the header's names.
-func trackCSVRows(_ text: String) -> [[String: String]] {
+public func trackCSVRows(_ text: String) -> [[String: String]] {
     let lines = text.split(separator: "\n").map(String.init)
     guard let header = lines.first?.split(separator: ",", omittingEmptySubsequences: false).map(String.init) else { return [] }
     return lines.dropFirst().map { line in
