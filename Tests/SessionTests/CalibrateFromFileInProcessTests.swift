@@ -90,7 +90,7 @@ struct CalibrateFromFileInProcessTests {
     func rawCounts() throws {
         let h = try SessionHarness("calibrate-counts")
         let source = Self.data.appendingPathComponent("qmc5883l_tumble_counts.csv").path
-        let r = calibrate(h, CalibrationFileRequest(path: source, unit: "counts", sensor: SensorIdentity(chip: "qmc5883l")))
+        let r = calibrate(h, CalibrationFileRequest(path: source, unit: .counts, sensor: SensorIdentity(chip: "qmc5883l")))
         #expect(r.status == .success, "exit \(r.status): \(r.stderr)")
         let profile = try json(r.stdout)
         #expect(profile["unit"] as? String == "counts")

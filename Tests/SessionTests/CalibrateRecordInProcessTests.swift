@@ -34,7 +34,7 @@ struct CalibrateRecordInProcessTests {
         #expect(previous > 40 && previous < 46, "last t \(previous)")
 
         let profilePath = h.path("p.json")
-        let fit = h.run("calibrate") { try calibrateFromFile(CalibrationFileRequest(path: raw, unit: "uT", output: profilePath), runtime: $0) }
+        let fit = h.run("calibrate") { try calibrateFromFile(CalibrationFileRequest(path: raw, unit: .uT, output: profilePath), runtime: $0) }
         #expect(fit.status == .success, "exit \(fit.status): \(fit.stderr)")
         let profile = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: profilePath))) as? [String: Any])
         #expect(profile["unit"] as? String == "uT")

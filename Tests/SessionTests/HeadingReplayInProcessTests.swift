@@ -56,10 +56,10 @@ struct HeadingReplayInProcessTests {
         #expect(r.status == .success, "\(r.stderr)")
         let rows = r.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let header = try #require(rows.first)
-        for column in ["t", "heading_mag_deg", "heading_true_deg", "accuracy_deg"] { #expect(header.contains(column)) }
+        for column in ["monotonic_s", "heading_mag_deg", "heading_true_deg", "accuracy_deg"] { #expect(header.contains(column)) }
         #expect(rows.count == truth.count + 1)
         let inputTimes = csv.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) }
-        let ti = try #require(header.firstIndex(of: "t")), mi = try #require(header.firstIndex(of: "heading_mag_deg"))
+        let ti = try #require(header.firstIndex(of: "monotonic_s")), mi = try #require(header.firstIndex(of: "heading_mag_deg"))
         let tri = try #require(header.firstIndex(of: "heading_true_deg")), ai = try #require(header.firstIndex(of: "accuracy_deg"))
         for (i, row) in rows.dropFirst().enumerated() {
             #expect(row[ti] == inputTimes[i], "t is copied from the input")
