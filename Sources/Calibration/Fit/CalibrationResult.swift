@@ -121,8 +121,8 @@ public struct SeedComparison: Sendable, Hashable {
                 + fixed(shift, 1) + "; a magnet attached or moved?): no one calibration describes both parts"
         case let .noEllipsoid(residual):
             return "no ellipsoid describes these samples (a residual of " + fixed(residual, 1)
-                + " %): the field changed while recording (a magnet attached and removed?), so no calibration is "
-                + "kept from them; the algebraic one only spreads the change thinner"
+                + " %): the field changed while recording (a magnet attached and removed?); the algebraic one only "
+                + "spreads the change thinner"
         case let .patch(coverage):
             return "the samples cover " + fixed(coverage, 0) + " % of the sphere, too little to pin an ellipsoid down: "
                 + "the algebraic one's smaller spread is the noise of that patch fitted, not the sensor"
