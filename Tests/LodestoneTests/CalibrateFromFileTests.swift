@@ -83,6 +83,24 @@ struct CalibrateFromFileTests {
         #expect(spreadPercent(raw) > 30)
     }
 
+    @Test("a magnet attached part way (BROAD 33): refused; the fit --force writes is the better of it and its seed, saying why")
+    func theBetterFitAndWhy() throws {
+        let source = packageRoot.appendingPathComponent("Tests/Fixtures/broad/broad_33_disturbed_attached_magnet_2cm_excerpt.csv").path
+        let refused = try runLodestone(["calibrate", "--from-file", source], timeout: 60)
+        #expect(refused.status == 65, "exit \(refused.status): \(refused.stderr)")
+        #expect(refused.stderr.contains("kept the algebraic ellipsoid") && refused.stderr.contains("the field changed"), "\(refused.stderr)")
+        let forced = try runLodestone(["calibrate", "--from-file", source, "--force"], timeout: 60)
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(forced.stderr.contains("seed          kept the algebraic ellipsoid"), "\(forced.stderr)")
+        let seed = try #require(try json(forced.stdout)["seed"] as? [String: Any])
+        #expect(seed["kept"] as? String == "algebraic")
+        #expect((seed["reason"] as? String)?.contains("the field changed") == true, "\(seed)")
+        let refined = try #require(seed["refined_spread_percent"] as? Double)
+        let algebraic = try #require(seed["algebraic_spread_percent"] as? Double)
+        #expect(algebraic < refined / 1.02)
+        #expect(seed["refined_model"] as? String != "full")
+    }
+
     @Test("raw counts: heading after calibration within 0.5° of the truth")
     func rawCounts() throws {
         let source = Self.data.appendingPathComponent("qmc5883l_tumble_counts.csv").path
