@@ -162,6 +162,25 @@ struct CalibrateFromFileInProcessTests {
         #expect(try json(forced.stdout)["offset"] != nil)
     }
 
+    @Test("a magnet attached part way (BROAD 33): refused; the fit --force writes is the better of it and its seed, saying why")
+    func theBetterFitAndWhy() throws {
+        let h = try SessionHarness("calibrate-seed")
+        let source = packageRoot.appendingPathComponent("Tests/Fixtures/broad/broad_33_disturbed_attached_magnet_2cm_excerpt.csv").path
+        let refused = calibrate(h, CalibrationFileRequest(path: source))
+        #expect(refused.status == .dataError, "exit \(refused.status): \(refused.stderr)")
+        #expect(refused.stderr.contains("kept the algebraic ellipsoid") && refused.stderr.contains("the field changed"), "\(refused.stderr)")
+        let forced = calibrate(h, CalibrationFileRequest(path: source, force: true))
+        #expect(forced.status == .success, "\(forced.stderr)")
+        #expect(forced.stderr.contains("seed          kept the algebraic ellipsoid"), "\(forced.stderr)")
+        let seed = try #require(try json(forced.stdout)["seed"] as? [String: Any])
+        #expect(seed["kept"] as? String == "algebraic")
+        #expect((seed["reason"] as? String)?.contains("the field changed") == true, "\(seed)")
+        let refined = try #require(seed["refined_spread_percent"] as? Double)
+        let algebraic = try #require(seed["algebraic_spread_percent"] as? Double)
+        #expect(algebraic < refined / 1.02)
+        #expect(seed["refined_model"] as? String != "full")
+    }
+
     @Test("missing magnetometer columns: exit 65 describing the header, not quoting it")
     func missingColumns() throws {
         let h = try SessionHarness("calibrate-cols")

@@ -51,7 +51,7 @@ public struct CalibrationOptions: Sendable, Hashable {
     }
 
     /// True when a raw reading can be used: finite and (when the range is known) not saturated.
-    func isUsable(_ v: Vector3) -> Bool {
+    public func isUsable(_ v: Vector3) -> Bool {
         guard v.isFinite else { return false }
         if let range = fullScaleRange, range > 0, range.isFinite {
             return abs(v.x) < range && abs(v.y) < range && abs(v.z) < range

@@ -59,24 +59,87 @@ public struct CalibrationResult: Sendable, Hashable {
     }
 }
 
-/// The spread of |B| over every usable sample after the refined fit and after the algebraic fit it
-/// started from. The refinement weighs thinned regions equally and drops outliers, so where the
-/// samples crowd one part of the sphere, or the sensor's error is not quite an ellipsoid, it can
-/// leave a larger spread over the whole recording than its seed: the better one is then kept.
+/// The spread of |B| over every usable sample after the solver's fit and after the plain algebraic
+/// ellipsoid through them. The refinement weighs thinned regions equally and drops outliers, so where the
+/// samples crowd one part of the sphere, or the sensor's error is not quite an ellipsoid, it can leave a
+/// larger spread over the whole recording than its seed; where the samples do not pin an ellipsoid down
+/// (a translation without rotation covers a patch of the sphere) or the field changed while recording
+/// (a magnet attached part way), no model describes the sensor and a simpler one was chosen, which the
+/// algebraic quadric through the same samples beats. The one with the smaller spread is kept, and the
+/// reason says which of these it was.
 public struct SeedComparison: Sendable, Hashable {
+    /// The most a final fit's spread of |B| may exceed the algebraic ellipsoid's (× 1.02): a simpler model
+    /// within it stays the fit offered.
+    public static let margin = 1.02
+
     public var refinedSpreadPercent: Double
     public var algebraicSpreadPercent: Double
-    /// True when the algebraic fit was kept because it left the smaller spread.
+    /// True when the algebraic fit was kept because it left the smaller spread (for a simpler model than
+    /// the full one, smaller by more than `margin`).
     public var keptAlgebraic: Bool
+    /// The model the solver fitted (the algebraic seed is always a full ellipsoid).
+    public var refinedModel: CalibrationModel = .full
+    /// Why the algebraic fit was the better one, when it was kept.
+    public var reason: SeedReason?
+
+    /// Why the samples leave the algebraic ellipsoid the smaller spread.
+    public enum SeedReason: Sendable, Hashable {
+        /// The field changed while recording (a magnet attached or moved part way): two environments,
+        /// which no single calibration describes; the algebraic quadric spreads the difference thinner.
+        case fieldChanged(fraction: Double, shift: Double)
+        /// No ellipsoid describes the samples (the residual is far past the acceptance's limit): the field
+        /// changed while recording (a magnet attached and taken off again), or the readings are not a
+        /// field's.
+        case noEllipsoid(residualPercent: Double)
+        /// The samples cover too little of the sphere to pin an ellipsoid down (a translation without
+        /// rotation): the algebraic quadric's smaller spread is the noise of that patch fitted.
+        case patch(coveragePercent: Double)
+        /// The samples crowd one part of the sphere, or the sensor's error is not quite an ellipsoid:
+        /// the refinement weighs the thinned regions equally, the spread counts every sample.
+        case crowdedOrNotAnEllipsoid
+    }
+
+    /// The reason the algebraic fit was better: a residual no ellipsoid leaves (a field change when the
+    /// residuals show where), then too little of the sphere for the full model (a simpler model chosen),
+    /// else crowding or a non-ellipsoid error.
+    static func reason(diagnosis: ResidualDiagnosis?, refinedModel: CalibrationModel, underdetermined: Bool,
+                       metrics: QualityMetrics, residualLimitPercent: Double) -> SeedReason {
+        if metrics.residualPercent > residualLimitPercent {
+            if let change = diagnosis?.change { return .fieldChanged(fraction: change.fraction, shift: change.shift) }
+            return .noEllipsoid(residualPercent: metrics.residualPercent)
+        }
+        if refinedModel != .full || underdetermined { return .patch(coveragePercent: metrics.coveragePercent) }
+        return .crowdedOrNotAnEllipsoid
+    }
+
+    /// The reason in words (nil when the solver's fit was kept).
+    public var reasonText: String? {
+        guard keptAlgebraic else { return nil }
+        switch reason ?? .crowdedOrNotAnEllipsoid {
+        case let .fieldChanged(fraction, shift):
+            return "the field changed " + fixed(fraction * 100, 0) + " % of the way through the recording (the centre moved by "
+                + fixed(shift, 1) + "; a magnet attached or moved?): no one calibration describes both parts"
+        case let .noEllipsoid(residual):
+            return "no ellipsoid describes these samples (a residual of " + fixed(residual, 1)
+                + " %): the field changed while recording (a magnet attached and removed?); the algebraic one only "
+                + "spreads the change thinner"
+        case let .patch(coverage):
+            return "the samples cover " + fixed(coverage, 0) + " % of the sphere, too little to pin an ellipsoid down: "
+                + "the algebraic one's smaller spread is the noise of that patch fitted, not the sensor"
+        case .crowdedOrNotAnEllipsoid:
+            return "the samples crowd part of the sphere, or the error is not quite an ellipsoid"
+        }
+    }
 
     /// One line for the report: which fit was kept and why.
     public var explanation: String {
-        keptAlgebraic
-            ? "kept the algebraic ellipsoid: its spread of |B| over every sample, \(fixed(algebraicSpreadPercent, 3)) %, "
-                + "is below the refined fit's \(fixed(refinedSpreadPercent, 3)) % (the samples crowd part of the sphere, "
-                + "or the error is not quite an ellipsoid)"
-            : "the refined fit's spread of |B| over every sample, \(fixed(refinedSpreadPercent, 3)) %, is no worse than "
-                + "its algebraic seed's \(fixed(algebraicSpreadPercent, 3)) %"
+        let name = refinedModel == .full ? "the refined fit" : "the \(refinedModel.rawValue) fit"
+        if let why = reasonText {
+            return "kept the algebraic ellipsoid: its spread of |B| over every sample, \(fixed(algebraicSpreadPercent, 3)) %, "
+                + "is below \(name)'s \(fixed(refinedSpreadPercent, 3)) % (\(why))"
+        }
+        return "\(name)'s spread of |B| over every sample, \(fixed(refinedSpreadPercent, 3)) %, is no worse than "
+            + "its algebraic seed's \(fixed(algebraicSpreadPercent, 3)) %"
     }
 }
 

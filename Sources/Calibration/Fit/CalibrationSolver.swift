@@ -138,9 +138,11 @@ public struct CalibrationSolver: Sendable {
         guard fit.offset.isFinite, fit.matrix.isFinite, fit.fieldStrength.isFinite, fit.fieldStrength > 0 else {
             return .failure(CalibrationFailure(issues: [.fitFailed], result: nil))
         }
-        // No worse than its seed: a full ellipsoid is compared with the plain algebraic one over
-        // every usable sample, and the smaller spread of |B| is kept.
-        let seed = fit.model == .full ? Self.compareWithSeed(fit, samples: sequence ?? points) : nil
+        // No worse than its seed: whatever model was chosen, when a full ellipsoid is allowed the fit is
+        // compared with the plain algebraic one over every usable sample, and the smaller spread of |B|
+        // is kept. (A simpler model is chosen only when the full one is not pinned down, a calibration
+        // that is then refused: the algebraic ellipsoid describes such samples better, not the sensor.)
+        let seed = options.maximumModel == .full ? Self.compareWithSeed(fit, samples: sequence ?? points) : nil
         if let seed, seed.comparison.keptAlgebraic { fit = seed.algebraic }
         let used = zip(points, chosen.inliers).compactMap { $1 ? $0 : nil }
         let metrics = QualityMetrics(samples: used, fit: fit, expectedFieldStrength: options.validExpectedField)
@@ -148,10 +150,18 @@ public struct CalibrationSolver: Sendable {
                                        distinctCount: points.count, rejectedCount: points.count - used.count,
                                        conditionReciprocal: chosen.fit.conditionReciprocal, issues: [])
         result.spikeCount = spikeCount
-        result.seed = seed?.comparison
         result.residualCorrelation = assessments[index].correlation
         result.headingError = prediction
         result.diagnosis = ResidualDiagnosis(sequence: sequence ?? used, fit: fit)
+        result.seed = seed.map { seed in
+            var comparison = seed.comparison
+            if comparison.keptAlgebraic {
+                comparison.reason = SeedComparison.reason(diagnosis: result.diagnosis, refinedModel: chosen.fit.model,
+                                                          underdetermined: underdetermined, metrics: metrics,
+                                                          residualLimitPercent: options.thresholds.maximumResidualPercent)
+            }
+            return comparison
+        }
         result.issues = IssueEvaluator(options: options).issues(for: result, underdetermined: underdetermined)
         return result.passed ? .success(result) : .failure(CalibrationFailure(issues: result.issues, result: result))
     }
@@ -186,7 +196,12 @@ public struct CalibrationSolver: Sendable {
         let refined = QualityMetrics.magnitudeSpreadPercent(samples.map(fit.apply))
         let seed = QualityMetrics.magnitudeSpreadPercent(samples.map(algebraic.apply))
         guard refined.isFinite, seed.isFinite else { return nil }
-        return (SeedComparison(refinedSpreadPercent: refined, algebraicSpreadPercent: seed, keptAlgebraic: seed < refined),
+        // A simpler model was chosen because the full one is not pinned down: it stays the fit offered
+        // unless the algebraic ellipsoid beats it by more than the goal's margin (fitting the noise with
+        // nine parameters instead of four or six gains a little always).
+        let kept = fit.model == .full ? seed < refined : refined > SeedComparison.margin * seed
+        return (SeedComparison(refinedSpreadPercent: refined, algebraicSpreadPercent: seed, keptAlgebraic: kept,
+                               refinedModel: fit.model),
                 algebraic)
     }
 

@@ -160,3 +160,18 @@ extension CalibrationProfile {
     static func json(_ v: Vector3) -> JSONValue { .array([.number(v.x), .number(v.y), .number(v.z)]) }
     static func json(_ m: Matrix3) -> JSONValue { .array([json(m.r0), json(m.r1), json(m.r2)]) }
 }
+
+extension SeedComparison {
+    /// The comparison as the calibration's JSON carries it (`calibrate --from-file`'s "seed"): both
+    /// spreads, the model the solver fitted, which fit was kept and, when it was the algebraic one, why.
+    public var jsonValue: JSONValue {
+        var pairs: [(String, JSONValue)] = [
+            ("refined_model", .string(refinedModel.rawValue)),
+            ("refined_spread_percent", .number(refinedSpreadPercent)),
+            ("algebraic_spread_percent", .number(algebraicSpreadPercent)),
+            ("kept", .string(keptAlgebraic ? "algebraic" : "refined")),
+        ]
+        if let why = reasonText { pairs.append(("reason", .string(why))) }
+        return .object(pairs)
+    }
+}

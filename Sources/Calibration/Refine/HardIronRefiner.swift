@@ -40,6 +40,11 @@ public struct HardIronRefinerSettings: Sendable, Equatable {
     /// The relative uncertainty of the expected field strength (the WMM's, local anomalies and the
     /// profile's scale): the strength is fitted, this is its prior.
     public var fieldStrengthPrior = 0.05
+    /// How far the real dip may be from the WMM's (degrees, 1σ: the model's own error, local anomalies,
+    /// the attitude filter's mean tilt error). The fit takes the WMM's dip as it is; the stated confidence
+    /// (`HardIronRefiner.uncertainty`) adds what this much dip error moves the offset by: on a level drive
+    /// or sail the vertical offset is seen only through the dip, and that is what its confidence is.
+    public var dipUncertaintyDegrees = 1.0
     /// The residual gyro bias allowed for (°/s, 1σ prior): it is fitted with the offset.
     public var gyroBiasPrior = 0.2
     /// The most blocks kept (memory is bounded whatever the run's length).
@@ -119,7 +124,8 @@ public struct HardIronRefiner: Sendable {
     public let settings: HardIronRefinerSettings
     /// The offset in use (µT, body axes): subtract it from the calibrated field.
     public private(set) var offset = Vector3.zero
-    /// Its 1σ uncertainty (µT, per axis) once converged; nil before.
+    /// Its 1σ uncertainty (µT, per axis) once converged, nil before: the data's scatter (counted as many
+    /// times as it is independent) and the reference dip's own uncertainty (`dipUncertaintyDegrees`).
     public private(set) var uncertainty: Vector3?
     public private(set) var state: RefinementState = .waitingForReference
     /// The offset the recent data suggest while a change is suspected.
@@ -289,7 +295,7 @@ public struct HardIronRefiner: Sendable {
                 if let since = suspectedSince, now - since >= settings.persistenceSeconds {
                     // Adopted: what came before the change no longer describes the sensor.
                     offset = r.offset
-                    uncertainty = r.sigma
+                    uncertainty = r.absoluteSigma
                     fittedStrength = r.strength
                     adoptions += 1
                     lastChange = since
@@ -304,7 +310,7 @@ public struct HardIronRefiner: Sendable {
         suspected = nil; suspectedSince = nil
         if longGood {
             offset = long.offset
-            uncertainty = long.sigma
+            uncertainty = long.absoluteSigma
             fittedStrength = long.strength
             state = .converged
             if now - lastSoftIronFit >= settings.softIronEverySeconds {
@@ -395,7 +401,10 @@ public struct HardIronRefiner: Sendable {
     struct Fit {
         var offset: Vector3
         var strength: Double
+        /// 1σ from the data alone (what a change between two fits over the same reference is judged by).
         var sigma: Vector3
+        /// 1σ with the reference dip's uncertainty added (what the offset is known to, absolutely).
+        var absoluteSigma: Vector3
         var horizontalSigma: Double
         var cost: Double
         var weights: [Double]
@@ -431,7 +440,11 @@ public struct HardIronRefiner: Sendable {
     /// Robust Gauss–Newton over the blocks: parameters b (3), F, the residual gyro bias (3, rad/s)
     /// and, with `fitSoftIron`, the five soft-iron shape terms, with priors on F, the bias and the
     /// shape; the field the fit explains is S₀·(m − b), or (I + E)·S₀·(m − b). Residual scales from
-    /// the data (MAD), Cauchy-like weights past 3σ.
+    /// the data (MAD), Cauchy-like weights past 3σ. Each kind of row (strength, dip, gyro) counts its
+    /// blocks as independent only as far as its residuals are: they follow the motion (a wave's heel,
+    /// the attitude filter's tilt error) over many half-second blocks, so each kind's weights are divided
+    /// by (1 + ρ)/(1 − ρ), ρ the lag-one correlation of its residuals in time, the blocks per independent
+    /// one; without it the confidence counts one error many times over.
     func fit(_ blocks: [RefinerBlock], reference: (strength: Double, sinDip: Double), start: Vector3,
              softIron s0: Matrix3 = .identity, fitSoftIron: Bool = false) -> Fit? {
         let n = fitSoftIron ? 12 : 7
@@ -447,10 +460,16 @@ public struct HardIronRefiner: Sendable {
         }
         let floor = 0.05
         var scale = (strength: 1.0, dip: 1.0, gyro: 1.0)
+        // Blocks per independent one, for each kind of row.
+        var inflation = (strength: 1.0, dip: 1.0, gyro: 1.0)
+        // Σ w·J·∂r/∂(sin dip) over the dip rows: how the reference dip moves the solution.
+        var dipConsider = [Double](repeating: 0, count: n)
         var weightsF = [Double](repeating: 1, count: blocks.count)
         var weightsD = weightsF
         var weightsG = [Double](repeating: 1, count: pairs.count)
         var normal = DenseMatrix(n: n)
+        // The same with each kind's rows counted as often as they are independent: the stated confidence.
+        var inflated = DenseMatrix(n: n)
         // The strength and gyro rows alone (no dip, no prior on F): what says whether the shape is known.
         var intrinsic = DenseMatrix(n: n)
         var cost = 0.0
@@ -482,6 +501,8 @@ public struct HardIronRefiner: Sendable {
                 if !rG.isEmpty {
                     scale.gyro = max(floor, 1.4826 * RobustStatistics.median(rG.map { $0.norm }) / 1.54)
                 }
+                inflation = (Self.inflation(rF, scale: scale.strength), Self.inflation(rD, scale: scale.dip),
+                             Self.inflation(rG.map { $0.norm }, scale: scale.gyro * 1.54))
             }
             func weight(_ u: Double) -> Double { abs(u) <= 3 ? 1 : 9 / (u * u) }
             for i in blocks.indices {
@@ -491,12 +512,15 @@ public struct HardIronRefiner: Sendable {
             for i in pairs.indices { weightsG[i] = weight(rG[i].norm / (scale.gyro * 1.54)) }
             // Normal equations.
             normal = DenseMatrix(n: n)
+            inflated = DenseMatrix(n: n)
             intrinsic = DenseMatrix(n: n)
             var rhs = [Double](repeating: 0, count: n)
             var row = [Double](repeating: 0, count: n)
+            dipConsider = [Double](repeating: 0, count: n)
             cost = 0
-            func add(_ residual: Double, _ w: Double, intrinsic isIntrinsic: Bool) {
+            func add(_ residual: Double, _ w: Double, intrinsic isIntrinsic: Bool, inflation: Double = 1) {
                 normal.addOuterUpper(row, weight: w)
+                inflated.addOuterUpper(row, weight: w / inflation)
                 if isIntrinsic && fitSoftIron { intrinsic.addOuterUpper(row, weight: w) }
                 for q in 0..<n { rhs[q] -= w * row[q] * residual }
                 cost += w * residual * residual
@@ -515,12 +539,14 @@ public struct HardIronRefiner: Sendable {
                 let basis = fitSoftIron ? Self.shapeBasis(u) : []
                 // ∂|v|/∂b = −Sᵀ·v̂, ∂(v·down)/∂b = −Sᵀ·down; by a shape term, the basis applied to u.
                 set((st * unit) * -1, -1, .zero, fitSoftIron ? basis.map { $0.dot(unit) } : nil)
-                add(rF[i], weightsF[i] / (scale.strength * scale.strength), intrinsic: true)
+                add(rF[i], weightsF[i] / (scale.strength * scale.strength), intrinsic: true, inflation: inflation.strength)
                 // The dip rows lean on the attitude filter's down, whose errors in hard motion would be
                 // learned as soft iron: the soft-iron fit, as a calibration, uses the strength and gyro alone.
                 if !fitSoftIron {
                     set((st * k.down) * -1, -reference.sinDip, .zero)
-                    add(rD[i], weightsD[i] / (scale.dip * scale.dip), intrinsic: false)
+                    let w = weightsD[i] / (scale.dip * scale.dip)
+                    add(rD[i], w, intrinsic: false, inflation: inflation.dip)
+                    for q in 0..<n { dipConsider[q] -= w / inflation.dip * row[q] * strength }
                 }
             }
             for (p, pair) in pairs.enumerated() {
@@ -540,7 +566,7 @@ public struct HardIronRefiner: Sendable {
                     let a = axis == 0 ? iMinusR.r0 : (axis == 1 ? iMinusR.r1 : iMinusR.r2)
                     let c = axis == 0 ? ec.r0 : (axis == 1 ? ec.r1 : ec.r2)
                     set(a * -1, 0, c, fitSoftIron ? basis.map { $0[axis] } : nil)
-                    add(rG[p][axis], w, intrinsic: true)
+                    add(rG[p][axis], w, intrinsic: true, inflation: inflation.gyro)
                 }
             }
             // Priors: F about the expected strength, the residual gyro bias about zero, and a weak one
@@ -575,6 +601,15 @@ public struct HardIronRefiner: Sendable {
         let a = inverse[0, 0], c = inverse[1, 1], d = inverse[0, 1]
         let worst = ((a + c) / 2 + (((a - c) / 2) * ((a - c) / 2) + d * d).squareRoot()).squareRoot()
         guard sigma.isFinite, worst.isFinite else { return nil }
+        // The stated confidence: the rows counted as often as they are independent, and the reference dip's
+        // uncertainty carried through, g = (JᵀWJ)⁻¹·Σ w·J·∂r/∂(sin dip) times σ(sin dip).
+        inflated.symmetrize()
+        guard let honest = inflated.inverse() else { return nil }
+        let dipSigma = (1 - reference.sinDip * reference.sinDip).squareRoot() * settings.dipUncertaintyDegrees * .pi / 180
+        let g = (0..<3).map { p in (0..<n).reduce(0.0) { $0 + honest[p, $1] * dipConsider[$1] } * dipSigma }
+        let absoluteSigma = Vector3((honest[0, 0] + g[0] * g[0]).squareRoot(), (honest[1, 1] + g[1] * g[1]).squareRoot(),
+                                    (honest[2, 2] + g[2] * g[2]).squareRoot())
+        guard absoluteSigma.isFinite else { return nil }
         let weights = zip(weightsF, weightsD).map { min($0, $1) }
         var shape: Shape?
         var softIron = s0
@@ -593,9 +628,17 @@ public struct HardIronRefiner: Sendable {
             shape = Shape(sigma: largest.squareRoot(), chiSquare: chi, size: size)
             softIron = (Matrix3.identity + m) * s0
         }
-        return Fit(offset: b, strength: strength, sigma: sigma, horizontalSigma: worst,
+        return Fit(offset: b, strength: strength, sigma: sigma, absoluteSigma: absoluteSigma, horizontalSigma: worst,
                    cost: cost / Double(max(1, blocks.count)), weights: weights, scale: scale,
                    softIron: softIron, shape: shape)
+    }
+
+    /// Blocks per independent one for residuals `r` in time order (scaled by `scale`): (1 + ρ)/(1 − ρ),
+    /// ρ the lag-one correlation of the residuals (outliers clipped at 3σ), at most 100.
+    static func inflation(_ r: [Double], scale: Double) -> Double {
+        guard r.count >= 3, scale > 0 else { return 1 }
+        let rho = CalibrationSolver.lagOneCorrelation(r.map { max(-3 * scale, min(3 * scale, $0)) })
+        return min((1 + rho) / (1 - rho), 100)
     }
 
     /// The robust cost of `blocks` under an offset (strength and dip rows only), per block.

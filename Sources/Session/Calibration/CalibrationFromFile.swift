@@ -106,7 +106,13 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
     let outcome = CalibrationOutcome(result: result, samples: recording.magnetic,
                                      expectedField: options.expectedFieldStrength, fullScale: options.fullScaleRange)
     let profile = outcome.profile(sensor: identity, unit: unit, created: ISO8601.format(runtime.time.wall()))
-    let json = profile.jsonValue.serialized(pretty: true) + "\n"
+    // The profile, and beside it how the fit compares with its algebraic seed (which was kept, and why).
+    var document = profile.jsonValue
+    if let seed = result.seed, case .object(var pairs) = document {
+        pairs.append(("seed", seed.jsonValue))
+        document = .object(pairs)
+    }
+    let json = document.serialized(pretty: true) + "\n"
 
     let unitLabel = request.unit.map { $0 == .uT ? "µT" : $0.rawValue } ?? "(input unit)"
     var summary = ["calibration of \(path): \(recording.magnetic.count) samples"
@@ -151,6 +157,7 @@ public struct CalibrationFitError: UserFacingError {
         if let r = failure.result {
             text += "\n(best fit: \(r.fit.model.rawValue) model, coverage " + fixed(r.metrics.coveragePercent, 0)
                 + " %, residual " + percentText(r.metrics.residualPercent) + "; " + headingLine(r.headingError) + ")"
+            if let seed = r.seed, seed.keptAlgebraic { text += "\n(" + seed.explanation + ")" }
         }
         if canForce { text += "\nrecord again as the reasons say, or pass --force to write this fit anyway" }
         return text

@@ -62,6 +62,7 @@ struct CalibrationOutcome {
         lines.append("coverage      " + fixed(overall.coveragePercent, 0) + " %   wobble " + percentText(overall.wobblePercent)
                      + "   gaps " + fixed(result.metrics.gaps, 1) + "   (guidance only)")
         lines.append(headingLine(result.headingError))
+        if let seed = result.seed { lines.append("seed          " + seed.explanation) }
         if let d = result.diagnosis {
             var scatter = "scatter       white noise " + reportNumber(d.whiteNoise, 3) + " " + unit + " per sample (averages out), "
                 + "systematic " + reportNumber(d.systematic, 3) + " " + unit

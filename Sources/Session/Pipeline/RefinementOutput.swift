@@ -23,7 +23,7 @@ extension RefinementReport {
                 "; soft iron refined (up to \(fixed(100 * c, 1)) % of the field, ±\(fixed(softIronUncertainty ?? .nan, 2)) µT)"
             } ?? ""
             return "refine: hard-iron offset changed by \(change) from the profile, |Δ| \(fixed(profileChange.norm, 2)) µT, "
-                + "±\(fixed(horizontalUncertainty ?? .nan, 2)) µT (1σ)" + soft
+                + "±\(fixed(horizontalUncertainty ?? .nan, 2)) µT horizontal, ±\(fixed(uncertainty?.z ?? .nan, 2)) µT vertical (1σ)" + soft
         case .changeSuspected:
             let by = suspected.map { fixed(($0 - offset).norm, 1) } ?? "?"
             return "refine: the calibration seems to have changed by \(by) µT; confirming before it is adopted"
@@ -58,16 +58,21 @@ public struct RefinementNarrator: Sendable {
 extension HeadingPipeline {
     /// Saves the refined profile on a clean exit (atomic), keeping the file as it was beside it
     /// (FILE.previous), when the refinement converged on an offset that differs from the profile's by more
-    /// than its uncertainty. Says what it did.
+    /// than twice its uncertainty (horizontally or vertically). Says what it did.
     public func saveRefinedProfile(to store: ProfileStore, runtime: Runtime) throws {
         guard let report = refinementReport else { return }
         guard report.uncertainty != nil, report.state == .converged else {
             runtime.say("refine: not converged (\(report.state.rawValue)); the profile was left as it is")
             return
         }
-        let sigma = report.horizontalUncertainty ?? 0
-        guard report.profileChange.norm > max(0.1, 2 * sigma) || report.softIron != nil, let refined = refinedProfile() else {
-            runtime.say("refine: the profile agrees with the data (within ±\(fixed(sigma, 2)) µT); left as it is")
+        // Significant when the horizontal change or the vertical one is past twice its own 1σ (body axes: the
+        // vertical offset is known only as well as the reference dip, often far less well).
+        let sigma = report.horizontalUncertainty ?? 0, vertical = report.uncertainty?.z ?? 0
+        let horizontalChange = (report.offset.x * report.offset.x + report.offset.y * report.offset.y).squareRoot()
+        let significant = horizontalChange > max(0.1, 2 * sigma) || abs(report.offset.z) > max(0.1, 2 * vertical)
+        guard significant || report.softIron != nil, let refined = refinedProfile() else {
+            runtime.say("refine: the profile agrees with the data (within ±\(fixed(sigma, 2)) µT horizontal, ±\(fixed(vertical, 2)) µT "
+                        + "vertical); left as it is")
             return
         }
         try store.saveKeepingPrevious(refined)
