@@ -286,9 +286,14 @@ public struct HardIronRefiner: Sendable {
             recentFit = starts.compactMap { fit(recent, reference: reference, start: $0, softIron: s0) }.min { $0.cost < $1.cost }
         }
         if let r = recentFit, isUsable(r, blocks: recent) {
-            let difference = (r.offset - offset).norm
-            let sigma = r.sigma.norm
-            if difference > max(settings.minimumChange, 4 * sigma), newestAgree(with: r, now: now, reference: reference) {
+            // A change stands out when it is 4σ away along the axes taken together, each by its own
+            // σ, the blocks counted as often as they are independent and the dip's error carried
+            // through: the recent window's tilt errors are not the long one's (a level drive pins the
+            // vertical only through the dip, so a car's lean after a launch moves it).
+            let change = r.offset - offset, s = r.absoluteSigma
+            let standardised = Vector3(change.x / max(s.x, 1e-9), change.y / max(s.y, 1e-9), change.z / max(s.z, 1e-9)).norm
+            if change.norm > settings.minimumChange, standardised > 4,
+               newestAgree(with: r, now: now, reference: reference) {
                 if suspected == nil || suspectedSince == nil { suspectedSince = now }
                 suspected = r.offset
                 state = .changeSuspected
@@ -401,9 +406,10 @@ public struct HardIronRefiner: Sendable {
     struct Fit {
         var offset: Vector3
         var strength: Double
-        /// 1σ from the data alone (what a change between two fits over the same reference is judged by).
+        /// 1σ from the data alone, every row counted as independent.
         var sigma: Vector3
-        /// 1σ with the reference dip's uncertainty added (what the offset is known to, absolutely).
+        /// 1σ with the reference dip's uncertainty added (what the offset is known to, absolutely, and
+        /// what a change is judged by).
         var absoluteSigma: Vector3
         var horizontalSigma: Double
         var cost: Double
