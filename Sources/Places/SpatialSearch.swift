@@ -78,6 +78,17 @@ extension Gazetteer {
         return UnitVector(fixedLatitude: lat, fixedLongitude: lon)
     }
 
+    /// The place of a tree node (`index`, at `depth`, `heapIndex` in heap order), from the cell
+    /// table when it holds the node's position (the top cells' records lie a page apart in the
+    /// gazetteer: read there, each would bring a page into memory for 8 bytes), else its record.
+    @inline(__always) func nodeVector(_ index: Int, depth: Int, heapIndex: Int) -> UnitVector {
+        if let cellBounds, depth < cellBounds.depth {
+            let (lat, lon) = cellBounds.position(heapIndex)
+            return UnitVector(fixedLatitude: lat, fixedLongitude: lon)
+        }
+        return unitVector(index)
+    }
+
     /// The `count` places nearest to a point on the sphere, nearest first (great-circle order on
     /// the sphere; `NearbySearch` re-ranks by the ellipsoid's geodesic).
     public func nearest(latitude: Double, longitude: Double, count k: Int) -> [SpatialHit] {
@@ -115,7 +126,7 @@ extension Gazetteer {
             var cell = next
             while true {
                 let mid = (cell.lo + cell.hi) >> 1
-                let v = unitVector(mid)
+                let v = nodeVector(mid, depth: cell.depth, heapIndex: cell.heapIndex)
                 walk.visit(SpatialHit(index: mid, chordSquared: v.chordSquared(q)))
                 let axis = cell.depth % 3
                 var left = PendingCell(lo: cell.lo, hi: mid, depth: cell.depth + 1, heapIndex: 2 * cell.heapIndex + 1,
@@ -149,26 +160,28 @@ extension Gazetteer {
     public func within(latitude: Double, longitude: Double, chordSquared limit: Double) -> [SpatialHit] {
         var hits: [SpatialHit] = []
         var offsets = CellOffsets()
-        within(UnitVector(latitude: latitude, longitude: longitude), 0, count, 0, limit + Self.splitSlack, &hits, &offsets, 0)
+        within(UnitVector(latitude: latitude, longitude: longitude), 0, count, 0, 0, limit + Self.splitSlack, &hits,
+               &offsets, 0)
         return hits.filter { $0.chordSquared <= limit }
     }
 
-    private func within(_ q: UnitVector, _ lo: Int, _ hi: Int, _ depth: Int, _ reach: Double, _ hits: inout [SpatialHit],
-                        _ offsets: inout CellOffsets, _ cellDistance: Double) {
+    private func within(_ q: UnitVector, _ lo: Int, _ hi: Int, _ depth: Int, _ heapIndex: Int, _ reach: Double,
+                        _ hits: inout [SpatialHit], _ offsets: inout CellOffsets, _ cellDistance: Double) {
         if lo >= hi { return }
         let mid = (lo + hi) >> 1
-        let v = unitVector(mid)
+        let v = nodeVector(mid, depth: depth, heapIndex: heapIndex)
         let d2 = v.chordSquared(q)
         if d2 <= reach { hits.append(SpatialHit(index: mid, chordSquared: d2)) }
         let axis = depth % 3
         let diff = q[axis] - v[axis]
         let (nearLo, nearHi, farLo, farHi) = diff < 0 ? (lo, mid, mid + 1, hi) : (mid + 1, hi, lo, mid)
-        within(q, nearLo, nearHi, depth + 1, reach, &hits, &offsets, cellDistance)
+        let (nearHeap, farHeap) = diff < 0 ? (2 * heapIndex + 1, 2 * heapIndex + 2) : (2 * heapIndex + 2, 2 * heapIndex + 1)
+        within(q, nearLo, nearHi, depth + 1, nearHeap, reach, &hits, &offsets, cellDistance)
         let old = offsets[axis]
         let farDistance = cellDistance - old * old + diff * diff
         if farDistance <= reach {
             offsets[axis] = diff
-            within(q, farLo, farHi, depth + 1, reach, &hits, &offsets, farDistance)
+            within(q, farLo, farHi, depth + 1, farHeap, reach, &hits, &offsets, farDistance)
             offsets[axis] = old
         }
     }
@@ -273,31 +286,41 @@ struct CellBox {
 }
 
 /// The boxes of the places in the k-d tree's top cells, from `Tools/gazetteer/make_bounds.py`:
-/// "LGB1", u32 place count, u32 depth D, then 2^D − 1 cells in heap order (children of i at 2i + 1
-/// and 2i + 2), six little-endian f32 each (min x, y, z, max x, y, z), already widened past f32
-/// rounding and the difference between the generator's sine and cosine and `FixedDegreeTrig`'s.
+/// "LGB2", u32 place count, u32 depth D, then 2^D − 1 cells in heap order (children of i at 2i + 1
+/// and 2i + 2) of 32 bytes: six little-endian f32 (min x, y, z, max x, y, z), already widened past
+/// f32 rounding and the difference between the generator's sine and cosine and `FixedDegreeTrig`'s,
+/// then the i32 latitude and longitude (1e-5°) of the cell's own place (its range's middle record).
 struct CellBounds {
     let base: UnsafeRawPointer
     /// Cells of depth below this carry a box.
     let depth: Int
 
     static let headerSize = 12
+    static let cellSize = 32
 
     init?(bytes: UnsafeRawPointer, size: Int, placeCount: Int) {
         guard size >= Self.headerSize, bytes.load(as: UInt8.self) == 0x4C, (bytes + 1).load(as: UInt8.self) == 0x47,
-              (bytes + 2).load(as: UInt8.self) == 0x42, (bytes + 3).load(as: UInt8.self) == 0x31 else { return nil }
+              (bytes + 2).load(as: UInt8.self) == 0x42, (bytes + 3).load(as: UInt8.self) == 0x32 else { return nil }
         let count = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
         let depth = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
-        guard count == placeCount, depth >= 1, depth <= 24, size == Self.headerSize + ((1 << depth) - 1) * 24 else { return nil }
+        guard count == placeCount, depth >= 1, depth <= 24, size == Self.headerSize + ((1 << depth) - 1) * Self.cellSize else { return nil }
         base = bytes + Self.headerSize
         self.depth = depth
     }
 
     @inline(__always) func box(_ cell: Int) -> CellBox {
         @inline(__always) func f(_ i: Int) -> Double {
-            Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: cell * 24 + 4 * i, as: UInt32.self))))
+            Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: cell * Self.cellSize + 4 * i,
+                                                                              as: UInt32.self))))
         }
         return CellBox(low: (f(0), f(1), f(2)), high: (f(3), f(4), f(5)))
+    }
+
+    /// Latitude and longitude (1e-5°) of cell `cell`'s own place.
+    @inline(__always) func position(_ cell: Int) -> (Int32, Int32) {
+        let o = cell * Self.cellSize + 24
+        return (Int32(littleEndian: base.loadUnaligned(fromByteOffset: o, as: Int32.self)),
+                Int32(littleEndian: base.loadUnaligned(fromByteOffset: o + 4, as: Int32.self)))
     }
 }
 

@@ -123,8 +123,9 @@ import Testing
     }
 
     /// Every place lies inside the box of every top cell of the tree that holds it, with its unit
-    /// vector as the search computes it: a stale or wrong `gazetteer_bounds.bin` would let the
-    /// search pass over a cell that holds the nearest place. Bounds for other bytes are refused.
+    /// vector as the search computes it, and each top cell holds its own place's position: a stale
+    /// or wrong `gazetteer_bounds.bin` would let the search pass over a cell that holds the nearest
+    /// place, or visit a place that is not there. Bounds for other bytes are refused.
     @Test func cellBoundsHoldTheirPlaces() throws {
         let bounds = try #require(gazetteer.cellBounds)
         #expect(bounds.depth >= 8)
@@ -135,12 +136,16 @@ import Testing
             while depth < bounds.depth {
                 let box = bounds.box(cell)
                 checked += 1
+                let mid = (lo + hi) >> 1
+                if bounds.position(cell) != gazetteer.fixedPosition(mid) {
+                    outside += 1
+                    Issue.record("cell \(cell) does not hold the position of its place \(mid)")
+                }
                 if !(box.low.0 <= v.x && v.x <= box.high.0 && box.low.1 <= v.y && v.y <= box.high.1
                      && box.low.2 <= v.z && v.z <= box.high.2) {
                     outside += 1
                     if outside <= 3 { Issue.record("place \(i) is outside the box of cell \(cell)") }
                 }
-                let mid = (lo + hi) >> 1
                 if i == mid { break }
                 (lo, hi, cell) = i < mid ? (lo, mid, 2 * cell + 1) : (mid + 1, hi, 2 * cell + 2)
                 depth += 1
@@ -156,11 +161,11 @@ import Testing
         }
         #expect(small.count * 4 > last.count * 3)
         // Bounds made for another gazetteer (another count) are left unused.
-        #expect(CellBounds(bytes: bounds.base - CellBounds.headerSize, size: CellBounds.headerSize + ((1 << bounds.depth) - 1) * 24,
+        #expect(CellBounds(bytes: bounds.base - CellBounds.headerSize, size: CellBounds.headerSize + ((1 << bounds.depth) - 1) * CellBounds.cellSize,
                            placeCount: gazetteer.count) != nil)
-        #expect(CellBounds(bytes: bounds.base - CellBounds.headerSize, size: CellBounds.headerSize + ((1 << bounds.depth) - 1) * 24,
+        #expect(CellBounds(bytes: bounds.base - CellBounds.headerSize, size: CellBounds.headerSize + ((1 << bounds.depth) - 1) * CellBounds.cellSize,
                            placeCount: gazetteer.count - 1) == nil)
-        #expect(CellBounds(bytes: bounds.base - CellBounds.headerSize, size: CellBounds.headerSize + 24,
+        #expect(CellBounds(bytes: bounds.base - CellBounds.headerSize, size: CellBounds.headerSize + CellBounds.cellSize,
                            placeCount: gazetteer.count) == nil)
     }
 
