@@ -169,6 +169,36 @@ import Testing
                            placeCount: gazetteer.count) == nil)
     }
 
+    /// The lower bound that orders the geodesic re-ranking never exceeds Karney's distance, and is
+    /// within 0.34 % of it (the ellipsoid's second eccentricity) where it applies: seeded pairs
+    /// anywhere, near each other, across the antimeridian and nearly opposite across a pole.
+    @Test func geodesicLowerBoundHoldsAndIsTight() throws {
+        var rng = SplitMix64(seed: 77)
+        var pairs: [((Double, Double), (Double, Double))] = [((89.9, 0), (89.9, 180)), ((89.99, 10), (89.99, -170.5)),
+                                                             ((-89.5, 45), (-89.5, -135)), ((0, 179.99), (0, -179.99)),
+                                                             ((52.52, 5.07), (52.51215, 5.04805)), ((10, 20), (10, 20))]
+        while pairs.count < 5000 {
+            let a = (asin(2 * Double.random(in: 0...1, using: &rng) - 1) * 180 / .pi, Double.random(in: -180...180, using: &rng))
+            let near = pairs.count % 2 == 0
+            let b = near ? (max(-90, min(90, a.0 + Double.random(in: -20...20, using: &rng))),
+                            a.1 + Double.random(in: -20...20, using: &rng))
+                : (asin(2 * Double.random(in: 0...1, using: &rng) - 1) * 180 / .pi, Double.random(in: -180...180, using: &rng))
+            pairs.append((a, b))
+        }
+        var above = 0, loose = 0
+        for (a, b) in pairs {
+            let s = Geodesic.wgs84.inverse(try GeoPoint(latitude: a.0, longitude: a.1), try GeoPoint(latitude: b.0, longitude: b.1)).distance
+            let bound = NearbySearch.geodesicLowerBound(AuxiliaryPoint(latitude: a.0, longitude: a.1),
+                                                        AuxiliaryPoint(latitude: b.0, longitude: b.1))
+            if bound > s {
+                above += 1
+                Issue.record("bound \(bound) above the geodesic \(s) from \(a) to \(b)")
+            }
+            if bound > 0, s < 15_000_000, bound < s * (1 - 0.0034) - 0.01 { loose += 1 }
+        }
+        #expect(above == 0 && loose == 0, "\(loose) bounds looser than 0.34 %")
+    }
+
     /// Chinese names: the CJK name in China, Taiwan, Hong Kong and Macau (traditional characters
     /// in the last three), elsewhere a Han name as Chinese writes it.
     @Test func chineseNames() throws {
