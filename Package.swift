@@ -39,7 +39,7 @@ let package = Package(
         .systemLibrary(name: "CGPS", path: "Sources/CGPS"),
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto"),
         // The gazetteer's data (GeoNames, CC BY 4.0) compiled in as one byte array.
-        .target(name: "CGazetteer", exclude: ["gazetteer.bin", "SOURCES.md"]),
+        .target(name: "CGazetteer", exclude: ["gazetteer.bin", "gazetteer_bounds.bin", "SOURCES.md"]),
         // accept4 and posix_spawn's closefrom, which Swift's Glibc module does not show.
         .target(name: "CPosix"),
 

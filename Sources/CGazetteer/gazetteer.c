@@ -8,6 +8,14 @@ __attribute__((aligned(16))) static const unsigned char gazetteer[] = {
 #embed "gazetteer.bin"
 };
 
+__attribute__((aligned(16))) static const unsigned char gazetteer_bounds[] = {
+#embed "gazetteer_bounds.bin"
+};
+
 const unsigned char *lodestone_gazetteer_bytes(void) { return gazetteer; }
 
 unsigned long lodestone_gazetteer_size(void) { return sizeof gazetteer; }
+
+const unsigned char *lodestone_gazetteer_bounds_bytes(void) { return gazetteer_bounds; }
+
+unsigned long lodestone_gazetteer_bounds_size(void) { return sizeof gazetteer_bounds; }

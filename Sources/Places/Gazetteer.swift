@@ -67,6 +67,9 @@ public struct Gazetteer: @unchecked Sendable {
     let areas: StringTable
     let zones: StringTable
     let countries: StringTable
+    /// The boxes of the places in the tree's top cells (`CellBounds`); nil when none were given
+    /// or they do not match (searches stay exact, only slower far from every place).
+    let cellBounds: CellBounds?
 
     static let recordSize = 12
     static let headerSize = 32
@@ -74,13 +77,17 @@ public struct Gazetteer: @unchecked Sendable {
     /// The gazetteer compiled into the program.
     public static let builtIn: Gazetteer = {
         let bytes = UnsafeRawPointer(lodestone_gazetteer_bytes()!)
-        return Gazetteer(bytes: bytes, size: Int(lodestone_gazetteer_size()))
+        return Gazetteer(bytes: bytes, size: Int(lodestone_gazetteer_size()),
+                         cellBounds: lodestone_gazetteer_bounds_bytes().map(UnsafeRawPointer.init),
+                         cellBoundsSize: Int(lodestone_gazetteer_bounds_size()))
             ?? Gazetteer(emptyAt: bytes)
     }()
 
     /// A gazetteer over bytes in the layout `Tools/gazetteer/make_gazetteer.py` writes; nil when
     /// the header or the sizes do not agree. The bytes must outlive the value and never change.
-    public init?(bytes: UnsafeRawPointer, size: Int) {
+    /// `cellBounds` are the boxes of the tree's top cells in the layout `Tools/gazetteer/make_bounds.py`
+    /// writes from those bytes; they are left unused when their header or size does not match.
+    public init?(bytes: UnsafeRawPointer, size: Int, cellBounds: UnsafeRawPointer? = nil, cellBoundsSize: Int = 0) {
         guard size >= Self.headerSize, bytes.load(as: UInt8.self) == 0x4C, (bytes + 1).load(as: UInt8.self) == 0x47,
               (bytes + 2).load(as: UInt8.self) == 0x5A, (bytes + 3).load(as: UInt8.self) == 0x32 else { return nil }
         func u32(_ offset: Int) -> Int { Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))) }
@@ -98,6 +105,7 @@ public struct Gazetteer: @unchecked Sendable {
         self.areas = areas
         self.zones = zones
         self.countries = countries
+        self.cellBounds = cellBounds.flatMap { CellBounds(bytes: $0, size: cellBoundsSize, placeCount: count) }
     }
 
     private init(emptyAt bytes: UnsafeRawPointer) {
@@ -110,7 +118,11 @@ public struct Gazetteer: @unchecked Sendable {
         areas = StringTable()
         zones = StringTable()
         countries = StringTable()
+        cellBounds = nil
     }
+
+    /// True when the tree's top cells carry the boxes of their places (the built-in gazetteer does).
+    public var hasCellBounds: Bool { cellBounds != nil }
 
     @inline(__always) func int32(_ offset: Int) -> Int32 {
         Int32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: Int32.self))

@@ -64,16 +64,30 @@ public struct NearbySearch: Sendable {
         let (hits, candidates) = gazetteer.nearest(latitude: point.latitude, longitude: point.longitude, count: count,
                                                    widenedTo: Self.widenedChordSquared)
         if !hits.isEmpty {
-            for hit in candidates {
-                let position = gazetteer.position(at: hit.index)
-                let (distance, direction) = Self.measure(from: position, to: point)
-                results.append(NearbyPlace(place: Place(name: "", country: "", latitude: position.latitude,
-                                                        longitude: position.longitude),
-                                           source: .gazetteer(hit.index), distance: distance, direction: direction,
-                                           isInside: false))
+            // Karney's inverse in the order of a lower bound on the geodesic, only until that bound
+            // passes the count-th distance measured: far out at sea beside a populated coast the
+            // curvature bound above lets in hundreds of places, most of them plainly farther.
+            let here = AuxiliaryPoint(latitude: point.latitude, longitude: point.longitude)
+            var ordered: [(bound: Double, index: Int)] = candidates.map { hit in
+                let p = gazetteer.position(at: hit.index)
+                return (Self.geodesicLowerBound(here, AuxiliaryPoint(latitude: p.latitude, longitude: p.longitude)), hit.index)
             }
-            results.sort { ($0.distance, $0.order) < ($1.distance, $1.order) }
-            if results.count > count { results.removeLast(results.count - count) }
+            ordered.sort { ($0.bound, $0.index) < ($1.bound, $1.index) }
+            for candidate in ordered {
+                if results.count >= count, candidate.bound > results[count - 1].distance { break }
+                let position = gazetteer.position(at: candidate.index)
+                let (distance, direction) = Self.measure(from: position, to: point)
+                let found = NearbyPlace(place: Place(name: "", country: "", latitude: position.latitude,
+                                                     longitude: position.longitude),
+                                        source: .gazetteer(candidate.index), distance: distance, direction: direction,
+                                        isInside: false)
+                var i = results.count
+                while i > 0, (found.distance, found.order) < (results[i - 1].distance, results[i - 1].order) { i -= 1 }
+                if i < count {
+                    results.insert(found, at: i)
+                    if results.count > count { results.removeLast() }
+                }
+            }
             for i in results.indices {
                 if case .gazetteer(let index) = results[i].source { results[i].place = gazetteer.place(at: index) }
             }
@@ -144,6 +158,22 @@ public struct NearbySearch: Sendable {
     /// Worth naming beside the nearest place when at least this many times bigger.
     public static let townPopulationRatio = 2.0
 
+    /// At most the WGS84 geodesic distance between two points (metres): the semi-minor axis b times
+    /// their angle on the auxiliary sphere of reduced latitudes, taken with the longitude difference
+    /// λ12 in place of the auxiliary sphere's ω12. Karney (2013), eqs. 7 and 8: s/b = ∫√(1 + k²
+    /// sin²σ) dσ ≥ σ12, and |ω12| = |λ12| + f sin α0 I3 with 0 ≤ I3 ≤ σ12 ≤ π, so while |λ12| ≤ π − fπ
+    /// the angle only grows from λ12 to ω12; beyond (points nearly opposite across a pole) the bound
+    /// is 0. Within 0.34 % of the distance where the curvature bound leaves 1 %.
+    static func geodesicLowerBound(_ a: AuxiliaryPoint, _ b: AuxiliaryPoint) -> Double {
+        let f = Geodesic.wgs84.flattening
+        let lambda = abs(remainder(b.longitude - a.longitude, 2 * Double.pi))
+        guard lambda <= Double.pi * (1 - f) - 1e-9 else { return 0 }
+        let dx = b.cosBeta * cos(lambda) - a.cosBeta, dy = b.cosBeta * sin(lambda), dz = b.sinBeta - a.sinBeta
+        let sigma = 2 * asin(min(1, (dx * dx + dy * dy + dz * dz).squareRoot() / 2))
+        let minorAxis = Geodesic.wgs84.equatorialRadius * (1 - f)
+        return max(0, minorAxis * sigma * (1 - 1e-12) - 1e-3)
+    }
+
     /// Distance and direction (at the place) from a place to a point.
     static func measure(from place: (latitude: Double, longitude: Double), to point: GeoPoint) -> (Double, Double?) {
         // Gazetteer and user positions are validated on the way in.
@@ -161,5 +191,19 @@ extension NearbyPlace {
         case .user(let i): return i
         case .gazetteer(let i): return 1_000_000 + i
         }
+    }
+}
+
+/// A point on the auxiliary sphere of reduced latitudes (tan β = (1 − f) tan φ), longitude in radians.
+struct AuxiliaryPoint {
+    var sinBeta: Double, cosBeta: Double, longitude: Double
+
+    init(latitude: Double, longitude: Double) {
+        let phi = latitude * .pi / 180, oneMinusF = 1 - Geodesic.wgs84.flattening
+        let s = oneMinusF * sin(phi), c = cos(phi)
+        let r = (s * s + c * c).squareRoot()
+        sinBeta = s / r
+        cosBeta = c / r
+        self.longitude = longitude * .pi / 180
     }
 }

