@@ -9,6 +9,12 @@
 //   a core in the steady state (from 2 s in), and its peak resident memory. Goals: ≤ 1 %, ≤ 16 MB.
 // - `live.log_100hz_binary`: the real binary's `log --simulate --rate 100` to a CSV file, CPU per row
 //   and % of a core. Goal: ≤ 0.5 %.
+// - `live.loop_50hz`: the live loop alone at 50 Hz as serve runs it (the simulated chip read at
+//   50 Hz, every sample through the pipeline, a consumer that does nothing): what serve costs before
+//   any sink, wake-ups included.
+// - `live.simulator_sample`: the simulator's own share, per sample: the emulated chips and world
+//   model read through the reader on a manual clock (no waiting, no pipeline). On a Pi this is an
+//   I²C transaction instead.
 // CPU is the process's user + system time over the run (every thread: libmosquitto's too), less the
 // consumer thread's own; "% of a core" is that over the run's wall time. The simulated sensor's
 // emulated chip is part of it (on a Pi the I²C reads cost syscalls instead). LODESTONE_LIVE_SECONDS
@@ -16,7 +22,17 @@
 import Glibc
 import HeadingLog
 import Platform
+import Sensors
 import Session
+
+/// A consumer of the live loop that does nothing (the loop's own cost).
+private final class IdleConsumer: LiveConsumer {
+    var fresh = 0
+    func update(_ update: LiveUpdate, loop: LiveLoop) throws -> LiveStep {
+        if update.fresh { fresh += 1 }
+        return .proceed
+    }
+}
 
 /// User + system CPU seconds of the whole process.
 private func processCPUSeconds() -> Double {
@@ -188,11 +204,56 @@ private func measureLive(_ body: () throws -> Int, less extra: () -> Double = { 
 }
 
 func runLiveBenchmarks() {
+    benchLoopAlone()
+    benchSimulatorPerSample()
     benchServeLive()
     benchLogLive(rate: 50, goal: nil)
     benchLogLive(rate: 100, goal: 0.5)
     benchServeResidentMemory()
     benchLogBinary()
+}
+
+private func benchLoopAlone() {
+    guard report.shouldRun("live.loop_50hz") else { return }
+    let runtime = benchRuntime("serve")
+    let inbox = ControlInbox(runtime.events)
+    let request = LiveRequest(sensors: SensorSelection(simulate: true), gnss: .none).sampled(forUpdateRate: 50)
+    guard let live = try? LiveSession.open(request, runtime: runtime, inbox: inbox) else {
+        print("live.loop_50hz: cannot open the simulated sensor")
+        return
+    }
+    let consumer = IdleConsumer()
+    let figures = measureLive {
+        _ = try? LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: 50, duration: liveSeconds()).run([consumer])
+        return consumer.fresh
+    }
+    report.add(BenchResult(name: "live.loop_50hz", nsPerOp: figures.microsecondsPerUpdate * 1000, iterations: figures.updates, extra: [
+        ("cpu_percent", fixed(figures.cpuPercent, 3)), ("us_per_update", fixed(figures.microsecondsPerUpdate, 1)),
+        ("samples", "\(live.reader.counters.samples)"), ("chip_hz", plain(live.reader.magnetometer.info.outputRate)),
+        ("seconds", fixed(figures.seconds, 1)),
+    ]))
+}
+
+private func benchSimulatorPerSample() {
+    guard report.shouldRun("live.simulator_sample") else { return }
+    let clock = ManualClock(0)
+    guard let source = try? SensorSelection(simulate: true).open(time: clock) else {
+        print("live.simulator_sample: cannot open the simulated sensor")
+        return
+    }
+    let reader = source.makeReader(clock: ReaderClock(monotonic: { clock.monotonic() }, wall: { clock.wall() }, sleep: { clock.advance(by: $0) }))
+    let step = 1 / source.magnetometer.info.outputRate
+    var samples = 0
+    let ns = measure(iterations: 20_000) { n in
+        for _ in 0..<n {
+            clock.advance(by: step)
+            if reader.poll() != nil { samples += 1 }
+        }
+    }
+    report.add(BenchResult(name: "live.simulator_sample", nsPerOp: ns, iterations: samples, extra: [
+        ("chip_hz", plain(source.magnetometer.info.outputRate)),
+        ("note", "\"emulated chips + world model per sample, through the reader; no waiting\""),
+    ]))
 }
 
 private func benchServeLive() {

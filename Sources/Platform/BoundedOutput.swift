@@ -25,9 +25,15 @@ public final class BoundedOutput: TextOutput {
     /// The default bound: 64 KiB, a few seconds of any update stream.
     public static let defaultLimit = 64 * 1024
 
-    public init(_ channel: any ByteChannel, limit: Int = BoundedOutput.defaultLimit) {
+    /// True when messages wait in the queue for the next `flush` (the loop's turn) instead of going
+    /// out one write each: for a regular file, which nobody waits on line by line; a pipe's or a
+    /// socket's reader gets each message as it comes.
+    public let coalesces: Bool
+
+    public init(_ channel: any ByteChannel, limit: Int = BoundedOutput.defaultLimit, coalescing: Bool = false) {
         self.channel = channel
         queue = ByteQueue(limit: limit)
+        coalesces = coalescing
     }
 
     /// What it writes to, for messages.
@@ -46,13 +52,14 @@ public final class BoundedOutput: TextOutput {
     @discardableResult
     public func write(_ text: String) -> Bool { write(bytes: Array(text.utf8)) }
 
-    /// Queues the whole message (bytes; or counts it lost) and sends what goes now. False once the
-    /// channel has failed for good.
+    /// Queues the whole message (bytes; or counts it lost) and sends what goes now (coalescing: at
+    /// the next `flush`). False once the channel has failed for good.
     @discardableResult
     public func write(bytes: [UInt8]) -> Bool {
         guard failure == nil else { dropped += 1; return false }
         if queue.push(bytes) { accepted += 1 } else { dropped += 1 }
-        flush()
+        // Coalescing, the queue goes out at the next flush, or now once it is half full.
+        if !coalesces || queue.count * 2 >= queue.limit { flush() }
         return failure == nil
     }
 

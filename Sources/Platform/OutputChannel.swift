@@ -85,6 +85,9 @@ public final class DescriptorChannel: ByteChannel {
 
     deinit { if owned { close(fd) } }
 
+    /// True for a regular file (or /dev/null, /dev/full, a block device): writes never wait for a reader.
+    public var isFile: Bool { kind == .file }
+
     /// /dev/null and /dev/full: character devices that never block (major 1, minors 3 and 7).
     private static func isNullOrFull(_ st: stat) -> Bool {
         let rdev = UInt64(st.st_rdev)

@@ -11,10 +11,11 @@ import Testing
 struct SimulatedVehicleTests {
     /// The estimates of `seconds` of a live session on the simulated `scenario`, with the session's
     /// stderr.
-    func run(_ scenario: String, seconds: Double) throws -> (estimates: [HeadingEstimate], said: String) {
+    func run(_ scenario: String, seconds: Double, outputRate: Double? = nil) throws -> (estimates: [HeadingEstimate], said: String) {
         let h = try SessionHarness("vehicle-\(scenario)")
         var selection = SensorSelection(simulate: true)
         selection.scenario = scenario
+        selection.outputRate = outputRate
         let inbox = ControlInbox(h.events)
         let live = try LiveSession.open(LiveRequest(sensors: selection), runtime: h.runtime("watch"), inbox: inbox)
         var estimates: [HeadingEstimate] = []
@@ -23,6 +24,25 @@ struct SimulatedVehicleTests {
             live.pollGNSS()
         }
         return (estimates, h.diagnostics.text)
+    }
+
+    /// The 95th percentile of the true heading's error after the first 20 s.
+    func p95(_ scenario: String, _ estimates: [HeadingEstimate]) throws -> Double {
+        let vehicle = try #require(AttitudeScenario.named(scenario))
+        var errors = try estimates.filter { $0.monotonic > 20 }.map {
+            abs(remainder(try #require($0.trueHeading) - vehicle.attitude(at: $0.monotonic).yaw, 360))
+        }
+        errors.sort()
+        return errors[errors.count * 95 / 100]
+    }
+
+    @Test("the chip read at 50 Hz (serve, log) heads as well as at 200 Hz (watch)", arguments: ["boat", "car"])
+    func serviceRate(_ scenario: String) throws {
+        let fast = try p95(scenario, run(scenario, seconds: 90).estimates)
+        let slow = try p95(scenario, run(scenario, seconds: 90, outputRate: SensorSelection.serviceSampleRate).estimates)
+        print("\(scenario): p95 true heading error \(slow)° with the chip at 50 Hz, \(fast)° at 200 Hz")
+        #expect(slow <= 3, "p95 \(slow)° at 50 Hz")
+        #expect(slow <= fast + 0.5, "50 Hz \(slow)°, 200 Hz \(fast)°")
     }
 
     @Test("a simulated vehicle's compass is calibrated where it is mounted: |B| is the Earth's, the heading true",

@@ -75,7 +75,8 @@ extension LiveConsumer {
 /// a sample); then, at a turn (every `turnInterval`), take signals, the GNSS update and the
 /// reader's status and give every consumer its turn; at the first sample at or after a slot (or
 /// after a whole slot without one), give every consumer the update. The loop wakes only for
-/// samples and turns: a slot never costs a wake-up of its own.
+/// samples: a slot never costs a wake-up of its own, and a turn is taken at the first sample after
+/// it is due (a wake-up of its own only when no sample comes within a sample period).
 ///
 /// ```swift
 /// let loop = LiveLoop(live: live, runtime: runtime, inbox: inbox, rate: 10, duration: 60)
@@ -160,6 +161,10 @@ public final class LiveLoop {
             // Wait for a sample, or until the next thing is due.
             var due = min(nextTurn, endAt)
             if let live {
+                // A turn due while samples come is taken at the first sample after it (at most a
+                // sample period late; a signal still ends any wait at once): a wake-up of its own
+                // for each turn cost as much as a sample's.
+                due = min(nextTurn + live.reader.samplePeriod, endAt)
                 // A slot is served by the first sample at or after it: the loop wakes for samples
                 // (the reader sleeps until the next is expected), not for slots as well; only a
                 // whole slot without a sample wakes it for a slot (a stale update).

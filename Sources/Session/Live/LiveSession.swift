@@ -40,6 +40,16 @@ public struct LiveRequest: Sendable {
         self.gnss = gnss
         self.distanceFilter = distanceFilter
     }
+
+    /// The request with the chip read only as fast as a service updating at `rate` needs: at `rate`,
+    /// and at least `SensorSelection.serviceSampleRate` (`serve`, `log`). A chip's default rate was
+    /// the fastest it offers (200 Hz for the QMC5883L); each sample costs the reader a wake-up and an
+    /// I²C read, and four of them per update were most of `serve`'s CPU.
+    public func sampled(forUpdateRate rate: Double) -> LiveRequest {
+        var request = self
+        if request.sensors.outputRate == nil { request.sensors.outputRate = max(rate, SensorSelection.serviceSampleRate) }
+        return request
+    }
 }
 
 /// What `watch`, `log` and `serve` run while they are live: the sensor reader, the heading pipeline,

@@ -31,7 +31,7 @@ public struct LogRequest: Sendable {
 public enum LogRecording {
     public static func run(_ request: LogRequest, runtime: Runtime) throws -> ExitCode {
         let inbox = ControlInbox(runtime.events)
-        let live = try LiveSession.open(request.live, runtime: runtime, inbox: inbox)
+        let live = try LiveSession.open(request.live.sampled(forUpdateRate: request.rate), runtime: runtime, inbox: inbox)
         guard let session = try LogSession.opening(request.file, runtime: runtime, inbox: inbox) else { return .success }
         for note in session.notes { runtime.say(note) }
         runtime.say("writing \(session.currentPath) at \(plain(request.rate)) rows/s (Ctrl-C or SIGTERM stops)")

@@ -40,6 +40,13 @@ public struct SensorSelection: Sendable, Equatable {
     /// With the simulator: changes of the magnetic environment during the run (`--sim-step-ut`), in
     /// body axes.
     public var fieldChanges: [FieldChange] = []
+    /// The chip's output rate the command needs, Hz: the magnetometer runs at the slowest rate it
+    /// offers at or above this, never faster than its default (`DriverFactory.open`); nil: the
+    /// default. `serve` and `log` ask for their update rate (at least `serviceSampleRate`).
+    public var outputRate: Double?
+    /// The slowest chip a service (`serve`, `log`) reads, Hz: the attitude filter integrates the gyro
+    /// once per sample, and 50 Hz keeps a rolling boat's motion well resolved.
+    public static let serviceSampleRate = 50.0
 
     /// The vehicle the simulator moves (`--scenario boat|car|walk`); nil for the board turning on a
     /// table.
@@ -64,7 +71,7 @@ public struct SensorSelection: Sendable, Equatable {
 
     /// Opens the simulator (on `time`) or the hardware.
     public func open(time: any TimeSource) throws -> SensorSource {
-        simulate ? try SensorSource.simulated(setup: simulationSetup(wall: time.wall()), time: time) : try openHardware()
+        simulate ? try SensorSource.simulated(setup: simulationSetup(wall: time.wall()), time: time, outputRate: outputRate) : try openHardware()
     }
 
     /// The simulation this selection describes, with the Earth's field at the simulated place on the
@@ -114,7 +121,7 @@ public struct SensorSelection: Sendable, Equatable {
             throw SensorSetupError.noSupportedMagnetometer(report.devices)
         }
         let i2c = try LinuxI2CBus(number: chosen.bus)
-        let chip = try DriverFactory.open(kind, bus: i2c, address: chosen.address)
+        let chip = try DriverFactory.open(kind, bus: i2c, address: chosen.address, outputRate: outputRate)
         let accel = try openAccelerometer(on: i2c, found: report.preferredAccelerometer(onBus: chosen.bus))
         return SensorSource(magnetometer: chip, accelerometer: accel, orientation: orientation, rig: nil)
     }
@@ -138,7 +145,7 @@ public struct SensorSelection: Sendable, Equatable {
             }
             for candidate in address.map({ [$0] }) ?? DriverFactory.addresses(for: sensor) {
                 do {
-                    let chip = try DriverFactory.open(sensor, bus: i2c, address: candidate)
+                    let chip = try DriverFactory.open(sensor, bus: i2c, address: candidate, outputRate: outputRate)
                     let accel = try openAccelerometer(on: i2c, found: nil)
                     return SensorSource(magnetometer: chip, accelerometer: accel, orientation: orientation, rig: nil)
                 } catch {

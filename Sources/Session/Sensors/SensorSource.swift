@@ -36,11 +36,14 @@ public final class SensorSource {
                            policy: policy, clock: clock)
     }
 
-    /// Opens the simulator with the chips `setup` names, moving on `time`.
-    public static func simulated(setup: SimulationSetup = .default, time: any TimeSource) throws(SensorError) -> SensorSource {
+    /// Opens the simulator with the chips `setup` names, moving on `time`; `outputRate` as in
+    /// `DriverFactory.open`.
+    public static func simulated(setup: SimulationSetup = .default, time: any TimeSource,
+                                 outputRate: Double? = nil) throws(SensorError) -> SensorSource {
         let rig = SimulatedRig(setup: setup, now: { time.monotonic() })
         // The emulated chips switch modes at once: nothing to wait for.
-        let chip = try DriverFactory.open(setup.chip, bus: rig.bus, address: rig.address, now: rig.now, sleep: { _ in })
+        let chip = try DriverFactory.open(setup.chip, bus: rig.bus, address: rig.address, outputRate: outputRate, now: rig.now,
+                                          sleep: { _ in })
         var accelerometer: (any Accelerometer)?
         if let kind = setup.accelerometer, let address = rig.accelerometerAddress {
             accelerometer = try AccelerometerFactory.open(kind, bus: rig.bus, address: address)

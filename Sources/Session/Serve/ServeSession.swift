@@ -92,7 +92,7 @@ public enum ServeSession {
                 + "and --nmea serial:PATH for the serial line")
         }
         let inbox = ControlInbox(runtime.events)
-        let live = try LiveSession.open(request.live, runtime: runtime, inbox: inbox)
+        let live = try LiveSession.open(request.live.sampled(forUpdateRate: request.rate), runtime: runtime, inbox: inbox)
         let sinks = try openSinks(request, runtime: runtime, sockets: sockets, serial: serial, mqtt: mqtt)
         defer { for s in sinks { s.close() } }
         for s in sinks { runtime.say("publishing " + s.label) }

@@ -121,7 +121,9 @@ public final class JSONLinesSink: ServeSink {
         self.label = label
         let opener = { () throws(ServeError) -> BoundedOutput? in
             guard let fd = try openForAppending(path) else { return nil }
-            return BoundedOutput(DescriptorChannel(owning: fd, name: sanitize(path)))
+            // A file's lines go out at each turn, a few updates to a write; a FIFO's reader gets each as it comes.
+            let channel = DescriptorChannel(owning: fd, name: sanitize(path))
+            return BoundedOutput(channel, coalescing: channel.isFile)
         }
         self.opener = opener
         output = try opener()
