@@ -6,7 +6,8 @@ import Testing
 /// How far each reference is trusted follows from what the sensors show: gravity levels a still body
 /// at once but not a steadily pushed one, its time constant shortens in fast turns with little
 /// acceleration, a fast turn's timing spread does not reject a good field, and the accuracy model
-/// reads the magnetometer's noise and the gyro's scale error from the innovations and corrections.
+/// reads the magnetometer's noise and the gyro's scale error from the innovations and corrections,
+/// and the tilt error the heading takes in from the field's dip.
 @Suite struct TrustTests {
     /// The tilt error (degrees) between an estimate and the truth.
     static func tiltError(_ e: AttitudeEstimate, _ truth: Quaternion) -> Double {
