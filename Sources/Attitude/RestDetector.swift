@@ -67,10 +67,7 @@ public struct RestDetector: Sendable {
     /// the window's duration. The turn is not taken out of the mean: a noisy field would then move
     /// the bias. Without a field, as about the other axes.
     public func verticalMeasurementVariance(_ settings: AttitudeSettings, fieldTurnNoise: Double) -> Double {
-        guard let now = filteredField, let then = windowField, let down = filteredAcceleration.normalized else {
-            return measurementVariance(settings)
-        }
-        let a = now - down * now.dot(down), b = then - down * then.dot(down)
+        guard let (a, b) = fieldsAcrossGravity() else { return measurementVariance(settings) }
         let turn = atan2(a.cross(b).norm, a.dot(b)) * degreesPerRadian
         let duration = max(restDuration, 1e-3)
         return measurementVariance(settings) + (turn * turn + fieldTurnNoise) / (duration * duration)
@@ -129,14 +126,18 @@ public struct RestDetector: Sendable {
     /// across gravity, compared by its sine (and the parts pointing the same way).
     @inline(__always)
     private func fieldHeld(_ settings: AttitudeSettings) -> Bool {
-        guard let now = filteredField, let then = windowField else { return true }
-        let down = filteredAcceleration
-        let g2 = down.squaredNorm
-        guard g2 > 0 else { return true }
-        let a = now - down * (now.dot(down) / g2), b = then - down * (then.dot(down) / g2)
+        guard let (a, b) = fieldsAcrossGravity() else { return true }
         let dot = a.dot(b)
         let sine = settings.restFieldTurnDegrees * radiansPerDegree   // sin θ ≈ θ at a degree
         return dot > 0 && a.cross(b).squaredNorm < sine * sine * a.squaredNorm * b.squaredNorm
+    }
+
+    /// The averaged field now and when the window began, each less its part along the averaged
+    /// gravity (µT): what turns when the body turns about the vertical. Nil without a field.
+    @inline(__always)
+    private func fieldsAcrossGravity() -> (now: Vector3, then: Vector3)? {
+        guard let now = filteredField, let then = windowField, let down = filteredAcceleration.normalized else { return nil }
+        return (now - down * now.dot(down), then - down * then.dot(down))
     }
 
     /// Forgets the averages (after a gap or a restart).
