@@ -74,6 +74,8 @@ public struct AttitudeAccuracyModel: Sendable {
     /// Roll and pitch variances (degrees²) averaged over `magneticTimeConstant`: the heading takes
     /// a tilt error in only as the field seen through it corrects the heading, over that time, so a
     /// burst of tilt error (an acceleration let in for a second) moves it far less than a lasting one.
+    /// Only their ratio is used for the heading: it splits the tilt error the dip measures
+    /// (`dipStrayMeanSquare`) between the axis across the field and the one along it.
     public private(set) var slowRollVariance: Double = 30 * 30
     public private(set) var slowPitchVariance: Double = 30 * 30
     /// The dip's slow average (degrees), as the field is seen through the estimated tilt; nil
