@@ -406,8 +406,6 @@ public struct HardIronRefiner: Sendable {
     struct Fit {
         var offset: Vector3
         var strength: Double
-        /// 1σ from the data alone, every row counted as independent.
-        var sigma: Vector3
         /// 1σ with the reference dip's uncertainty added (what the offset is known to, absolutely, and
         /// what a change is judged by).
         var absoluteSigma: Vector3
@@ -602,6 +600,7 @@ public struct HardIronRefiner: Sendable {
                !fitSoftIron || (7..<12).allSatisfy({ abs(step[$0]) < 1e-5 }) { break }
         }
         guard let inverse = normal.inverse() else { return nil }
+        // The data alone must pin the offset down (a finite 1σ on each axis).
         let sigma = Vector3(inverse[0, 0].squareRoot(), inverse[1, 1].squareRoot(), inverse[2, 2].squareRoot())
         // The worst horizontal direction: the larger eigenvalue of the x–y block.
         let a = inverse[0, 0], c = inverse[1, 1], d = inverse[0, 1]
@@ -634,7 +633,7 @@ public struct HardIronRefiner: Sendable {
             shape = Shape(sigma: largest.squareRoot(), chiSquare: chi, size: size)
             softIron = (Matrix3.identity + m) * s0
         }
-        return Fit(offset: b, strength: strength, sigma: sigma, absoluteSigma: absoluteSigma, horizontalSigma: worst,
+        return Fit(offset: b, strength: strength, absoluteSigma: absoluteSigma, horizontalSigma: worst,
                    cost: cost / Double(max(1, blocks.count)), weights: weights, scale: scale,
                    softIron: softIron, shape: shape)
     }
