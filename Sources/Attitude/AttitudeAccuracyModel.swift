@@ -93,10 +93,11 @@ public struct AttitudeAccuracyModel: Sendable {
     public private(set) var headingScale: Double
     private var scaleCountdown = 0
     private var survivingCountdown = 0
-    private var tiltWatched = false
-    private var headingWatched = false
+    private var tiltWatchedSeconds = 0.0                // s of trusted corrections seen
+    private var headingWatchedSeconds = 0.0
     private var tiltCorrectionRate = (x: 0.0, y: 0.0)  // °/s, averaged
     private var headingCorrectionRate = 0.0             // °/s, averaged
+    private var headingTau = 15.0                       // s, the heading's time constant at its last correction
     private let biasVarianceLimit: Double
     private let angleRandomWalk: Double                 // degrees² per second
     private let biasRandomWalk: Double                  // (°/s)² per second
@@ -196,11 +197,10 @@ public struct AttitudeAccuracyModel: Sendable {
         headingCovariance += headingBiasVariance * dt
         headingBiasVariance = min(biasVarianceLimit, headingBiasVariance + q)
         let horizontal = (netRate.x * netRate.x + netRate.y * netRate.y).squareRoot()
-        // The scale error the references' corrections show while they watch; the datasheet's
-        // while one is rejected (what the gyro does then, nothing shows).
-        let prior = settings.gyroScaleUncertainty
-        tiltSystematic = min(90, tiltSystematic + (tiltWatched ? tiltScale : prior) * horizontal * dt)
-        headingSystematic = min(180, headingSystematic + (headingWatched ? headingScale : prior) * abs(netRate.z) * dt)
+        // The scale error the references' corrections have shown (`observeCorrections`); the
+        // datasheet's until they have watched for long enough.
+        tiltSystematic = min(90, tiltSystematic + tiltScale * horizontal * dt)
+        headingSystematic = min(180, headingSystematic + headingScale * abs(netRate.z) * dt)
     }
 
     /// The corrections the references made this step (degrees: the levelling's rotation about the
@@ -210,9 +210,12 @@ public struct AttitudeAccuracyModel: Sendable {
     /// references keep correcting: over the net rotation `netRate` (°/s, the same frame) the
     /// average correction rate bounds the scale error the gyro really has, which the systematic
     /// drifts then grow by where it is below `gyroScaleUncertainty`. A correction rate also counts
-    /// an unlearned bias, noise and accelerations let in, so the bound errs large; below
-    /// `minimumNetRate` (°/s) of rotation it is taken over that rate. While a reference is
-    /// rejected, its drift grows by the datasheet's figure: nothing then shows what the gyro does.
+    /// an unlearned bias and accelerations let in, so the bound errs large; the innovations' own
+    /// scatter, averaged the same way, is taken out of the heading's. Below `minimumNetRate` (°/s)
+    /// of rotation it is taken over that rate. Only a trusted reference's corrections are averaged,
+    /// and a bound is used only once it spans the average's time constant of them (the datasheet's
+    /// figure until then); while a reference is rejected the bound it last showed stands, since the
+    /// scale factor is the gyro's own.
     @inline(__always)
     public mutating func observeCorrections(tiltX: Double, tiltY: Double, heading: Double,
                                             tiltTrusted: Bool, headingTrusted: Bool, netRate: Vector3,
@@ -221,20 +224,37 @@ public struct AttitudeAccuracyModel: Sendable {
         guard dt > 0 else { return }
         let perSecond = gain / dt
         // (gain × (x / dt − average), with the division once.)
-        tiltCorrectionRate.x += tiltX * perSecond - gain * tiltCorrectionRate.x
-        tiltCorrectionRate.y += tiltY * perSecond - gain * tiltCorrectionRate.y
-        headingCorrectionRate += heading * perSecond - gain * headingCorrectionRate
-        tiltWatched = tiltTrusted
-        headingWatched = headingTrusted
+        // Only a trusted reference's corrections count: a rejected one corrects little or nothing,
+        // which would read as a good gyro. The scale is the gyro's own and does not change while a
+        // reference is rejected, so the bound stands then as it was last shown.
+        if tiltTrusted {
+            tiltCorrectionRate.x += tiltX * perSecond - gain * tiltCorrectionRate.x
+            tiltCorrectionRate.y += tiltY * perSecond - gain * tiltCorrectionRate.y
+            tiltWatchedSeconds += dt
+        }
+        if headingTrusted {
+            headingCorrectionRate += heading * perSecond - gain * headingCorrectionRate
+            headingWatchedSeconds += dt
+        }
         // The bounds move with 15 s averages: worked out again every few samples.
         scaleCountdown -= 1
         guard scaleCountdown <= 0 else { return }
         scaleCountdown = 8
         let prior = settings.gyroScaleUncertainty, floor = minimumNetRate * minimumNetRate
         let horizontal = max(floor, netRate.x * netRate.x + netRate.y * netRate.y)
-        let tiltRate = tiltCorrectionRate.x * tiltCorrectionRate.x + tiltCorrectionRate.y * tiltCorrectionRate.y
-        tiltScale = min(prior, (tiltRate / horizontal).squareRoot())
-        headingScale = min(prior, abs(headingCorrectionRate) / max(abs(netRate.z), minimumNetRate))
+        // An average is a bound only once it spans its time constant of watched corrections.
+        let spanned = dt / gain
+        if tiltWatchedSeconds >= spanned {
+            let tiltRate = tiltCorrectionRate.x * tiltCorrectionRate.x + tiltCorrectionRate.y * tiltCorrectionRate.y
+            tiltScale = min(prior, (tiltRate / horizontal).squareRoot())
+        }
+        guard headingWatchedSeconds >= spanned else { return }
+        // What the averaged correction rate would show with no scale error at all: the innovations'
+        // own scatter (white and correlated) averaged the same way, through the heading's gain.
+        let innovationNoise = surviving + whiteNoise * gain / (2 - gain)
+        let noiseRate = innovationNoise / max(headingTau * headingTau, 1e-6)
+        let systematicRate = max(0, headingCorrectionRate * headingCorrectionRate - noiseRate).squareRoot()
+        headingScale = min(prior, systematicRate / max(abs(netRate.z), minimumNetRate))
     }
 
     /// A rest measured the bias: the rate errors' variances become these ((°/s)²), the angle errors'
@@ -338,6 +358,7 @@ public struct AttitudeAccuracyModel: Sendable {
             let correlationTime = Self.probeTimeConstant * shared / (1 - shared)
             surviving = correlated * min(1, correlationTime / max(timeConstant, 1e-3))
         }
+        headingTau = timeConstant
         Self.correct(&headingVariance, &headingCovariance, &headingBiasVariance, k: gain, c: biasGain, r: whiteNoise)
         headingSystematic -= gain * headingSystematic
     }
