@@ -97,7 +97,8 @@ public struct AttitudeAccuracyModel: Sendable {
     private var headingWatchedSeconds = 0.0
     private var tiltCorrectionRate = (x: 0.0, y: 0.0)  // °/s, averaged
     private var headingCorrectionRate = 0.0             // °/s, averaged
-    private var headingTau = 15.0                       // s, the heading's time constant at its last correction
+    /// The heading's time constant (s) at its last correction by the field.
+    public private(set) var headingTimeConstant = 15.0
     private let biasVarianceLimit: Double
     private let angleRandomWalk: Double                 // degrees² per second
     private let biasRandomWalk: Double                  // (°/s)² per second
@@ -252,7 +253,7 @@ public struct AttitudeAccuracyModel: Sendable {
         // What the averaged correction rate would show with no scale error at all: the innovations'
         // own scatter (white and correlated) averaged the same way, through the heading's gain.
         let innovationNoise = surviving + whiteNoise * gain / (2 - gain)
-        let noiseRate = innovationNoise / max(headingTau * headingTau, 1e-6)
+        let noiseRate = innovationNoise / max(headingTimeConstant * headingTimeConstant, 1e-6)
         let systematicRate = max(0, headingCorrectionRate * headingCorrectionRate - noiseRate).squareRoot()
         headingScale = min(prior, systematicRate / max(abs(netRate.z), minimumNetRate))
     }
@@ -358,7 +359,7 @@ public struct AttitudeAccuracyModel: Sendable {
             let correlationTime = Self.probeTimeConstant * shared / (1 - shared)
             surviving = correlated * min(1, correlationTime / max(timeConstant, 1e-3))
         }
-        headingTau = timeConstant
+        headingTimeConstant = timeConstant
         Self.correct(&headingVariance, &headingCovariance, &headingBiasVariance, k: gain, c: biasGain, r: whiteNoise)
         headingSystematic -= gain * headingSystematic
     }

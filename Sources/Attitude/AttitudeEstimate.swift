@@ -35,6 +35,15 @@ public struct AttitudeEstimate: Sendable, Hashable {
     /// Gyro bias currently subtracted (°/s, body axes).
     public var gyroBias: Vector3
     public var flags: AttitudeFlags
+    /// The share (0–1) of a calibration's error variance the heading keeps. A calibration's error
+    /// (a hard-iron offset or soft iron left over) turns the field's heading by an amount that
+    /// depends on the orientation; as the body keeps turning, it changes sign over a radian of net
+    /// rotation (1 / ω s at ω rad/s), and the heading, which follows the field over its time
+    /// constant τ, averages it: about 1 / (1 + ω τ) of its variance is left (a sinusoid keeps
+    /// 1 / (1 + ω² τ²), less). 1 while the net rotation is nil (still, or rolling about one
+    /// heading). `accuracyDegrees` does not include the calibration; whoever adds it scales its
+    /// variance by this.
+    public var calibrationErrorShare: Double
 
     /// Roll, pitch and heading (Z-Y-X) of a body → NED quaternion; heading nil beyond `pitchLimit`.
     @inline(__always)

@@ -164,7 +164,8 @@ public struct AttitudeFilter: Sendable {
             rateOfTurnDegreesPerSecond: rateOfTurn,
             accuracyDegrees: heading,
             rollAccuracyDegrees: roll, pitchAccuracyDegrees: pitch,
-            gyroBias: bias, flags: flags)
+            gyroBias: bias, flags: flags,
+            calibrationErrorShare: 1 / (1 + netRate.norm * radiansPerDegree * accuracy.headingTimeConstant))
     }
 
     /// `update` and then `estimate`, in one call: for a filter kept in a larger value (an optional

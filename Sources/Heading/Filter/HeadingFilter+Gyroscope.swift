@@ -54,9 +54,12 @@ extension HeadingFilter {
         if declination == nil { flags.insert(.noDeclination) }
         // The attitude filter's accuracy covers noise, tilt, drift and disturbance; the calibration's
         // residual (20 µT for a board without a profile: tens of degrees) is added as the compass-only
-        // path adds it.
-        let calibration = configuration.accuracy.calibrationAccuracy(
-            horizontalField: Self.accuracyHorizontalField(measured: horizontal, expected: expected))
+        // path adds it, less what the heading averages away of it while the body keeps turning
+        // (a small error's, that turns the field's heading back and forth: not a board's without a
+        // profile, whose field may turn right round).
+        let calibration = Self.calibrationAccuracy(configuration.accuracy.calibrationAccuracy(
+            horizontalField: Self.accuracyHorizontalField(measured: horizontal, expected: expected)),
+            share: a.calibrationErrorShare)
         let combined = Self.combined(a.accuracyDegrees, calibration)
         let accuracy = s.saturated || !combined.isFinite ? AccuracyModel.unavailable : combined
         let trueAccuracy = declination.map { _ in Self.combined(accuracy, declinationUncertainty) }

@@ -214,8 +214,21 @@ extension HeadingFilter {
     /// magnetic equator south of India and over Indonesia (WMM2025, rounded up).
     static let strongestHorizontalField = 42.0
 
+    /// Largest calibration error (degrees, as `AccuracyModel.calibrationAccuracy` bounds it) that a
+    /// turning body's heading is taken to average (`AttitudeEstimate.calibrationErrorShare`): below
+    /// it the error turns the field's heading back and forth by about a sinusoid; a larger one (a
+    /// board without a profile) may turn it right round, and is kept whole.
+    static let averagedCalibrationLimitDegrees = 30.0
+
+    /// The calibration's part of a gyro-aided heading's accuracy (degrees): the calibration's bound
+    /// (`AccuracyModel.calibrationAccuracy`) with its variance scaled by the share the heading keeps
+    /// (`AttitudeEstimate.calibrationErrorShare`), up to `averagedCalibrationLimitDegrees`.
+    public static func calibrationAccuracy(_ bound: Double, share: Double) -> Double {
+        bound <= averagedCalibrationLimitDegrees ? bound * max(0, min(1, share)).squareRoot() : bound
+    }
+
     /// Two independent errors in degrees combined (root sum of squares), capped at "unavailable".
-    static func combined(_ a: Double, _ b: Double) -> Double {
+    public static func combined(_ a: Double, _ b: Double) -> Double {
         Swift.min(AccuracyModel.unavailable, (a * a + b * b).squareRoot())
     }
 
