@@ -16,6 +16,13 @@ public struct RunResult {
     public var stdout: String
     public var stderr: String
     public var timedOut: Bool
+
+    public init(status: Int32, stdout: String, stderr: String, timedOut: Bool = false) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+        self.timedOut = timedOut
+    }
 }
 
 /// Runs `lodestone` with arguments, optional stdin, and a timeout after which it gets SIGTERM
