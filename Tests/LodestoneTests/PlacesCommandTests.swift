@@ -2,20 +2,21 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `lodestone places`, `goto` and `regions` as a user runs them: the built binary (its wiring and
-/// its usage errors), and a real gpsd under gpsfake replaying the project's logs.
-@Suite("places, goto, regions (the binary)")
+/// `lodestone places`, `goto` and `regions` as a user runs them: the command line in process (its
+/// wiring and its usage errors), and the binary with a real gpsd under gpsfake replaying the
+/// project's logs.
+@Suite("places, goto, regions (the command line, in process)")
 struct PlacesCommandTests {
-    /// The wiring: places near and find through the binary. What they print is tested in process
+    /// The wiring: places near and find through the command line. What they print is tested in process
     /// (SessionTests: PlacesSessionTests, PlacesInProcessTests).
     @Test func nearAndFindThroughTheBinary() throws {
-        let near = try runLodestone(["places", "near", "--lat", "52.52", "--lon", "5.07"])
+        let near = try runInProcess(["places", "near", "--lat", "52.52", "--lon", "5.07"])
         #expect(near.status == 0 && near.stdout.hasPrefix("1.73 km ENE of Edam, NL  "), "\(near.stdout)\(near.stderr)")
-        let find = try runLodestone(["places", "find", "北京"])
+        let find = try runInProcess(["places", "find", "北京"])
         #expect(find.status == 0 && find.stdout.hasPrefix("北京 → Beijing, Beijing, CN  "), "\(find.stdout)\(find.stderr)")
     }
 
-    /// The option parsers' usage errors, through the binary.
+    /// The option parsers' usage errors, through the dispatcher.
     @Test func usageErrorsExit64WithAHint() throws {
         for (arguments, hint) in [
             (["places", "near", "--lat", "91", "--lon", "0"], "--lat"),
@@ -32,7 +33,7 @@ struct PlacesCommandTests {
             // "Did you mean" for an action compares it with five words; for a place name it compares
             // the name with all 234,908 places, which the sessions' tests check in process
             // (PlacesSessionTests, PlacesInProcessTests).
-            let result = try runLodestone(arguments, timeout: 120, environment: ["XDG_CONFIG_HOME": folder.path])
+            let result = try runInProcess(arguments, environment: ["XDG_CONFIG_HOME": folder.path])
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains(hint), "\(arguments): \(result.stderr)")
         }
