@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The command line tells the truth (issue #26): unknown commands and help topics are usage errors,
-/// a gpsd that refuses ends the commands that wait for it, `watch` stops after `--duration`.
-@Suite("a truthful command line")
+/// The command line tells the truth (issue #26), in process: unknown commands and help topics are
+/// usage errors, `watch` stops after `--duration`. (A gpsd that refuses ends the commands that wait
+/// for it: GpsdInProcessTests.)
+@Suite("a truthful command line (in process)")
 struct TruthfulCommandLineTests {
     @Test("an unknown help topic exits 64 with a did-you-mean; a known one prints its help")
     func helpTopics() throws {
@@ -21,25 +22,6 @@ struct TruthfulCommandLineTests {
         let command = try runInProcess(["wehre"])
         #expect(command.status == 64)
         #expect(command.stderr.contains("did you mean 'where'?"), "\(command.stderr)")
-    }
-
-    @Test("where, track, goto and regions end with 69 soon after gpsd refuses, whatever the timeout",
-          arguments: [["where"], ["track"], ["goto", "52.6,5.0"], ["regions", "--region", "home:52.37,4.89,100"]])
-    func refusedGpsd(command: [String]) throws {
-        let started = Date()
-        let result = try runLodestone(command + ["--gpsd", "127.0.0.1:1", "--timeout", "60"], timeout: 30)
-        let seconds = Date().timeIntervalSince(started)
-        #expect(result.status == 69, "\(command): \(result.stderr)")
-        #expect(seconds < 5, "\(command) took \(seconds) s")
-        #expect(result.stderr.contains("cannot reach gpsd at 127.0.0.1:1"), "\(result.stderr)")
-    }
-
-    @Test("lodestone where --gpsd 127.0.0.1:1 exits 69 in under 5 s")
-    func whereRefused() throws {
-        let started = Date()
-        let result = try runLodestone(["where", "--gpsd", "127.0.0.1:1"], timeout: 30)
-        #expect(result.status == 69)
-        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test("--timeout is refused where it makes no sense and checked where it does")

@@ -220,9 +220,7 @@ public func referenceEpochs(_ lines: [String]) -> [ReferenceEpoch] {
 
 /// Distinct TPV times with mode ≥ 2 in a .chk file.
 public func distinctFixTimes(chk: String) throws -> Int {
-    let text = try String(contentsOf: nmeaFolder.appendingPathComponent(chk), encoding: .utf8)
-    let lines = text.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasPrefix("{") }
-    return Set(referenceEpochs(lines).map(\.time)).count
+    Set(referenceEpochs(try gpsdReports(chk: chk)).map(\.time)).count
 }
 
 /// A loopback port held for the life of the value by a bound socket that does not listen: a client

@@ -34,6 +34,14 @@ public final class SessionHarness {
                        interactiveInput: false, environment: EnvironmentValues(env), command: command)
     }
 
+    /// Holds the session's clock until a thread pauses on it: the gpsd client, once it was refused or
+    /// its gpsd (a `ScriptedGpsd`) said everything and closed. Then the session runs on the manual
+    /// clock with everything the client will ever deliver already in its mailbox.
+    public func holdUntilGNSSPauses() {
+        let clock = clock
+        events.hold { !clock.waitingUntil.isEmpty }
+    }
+
     public func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
     /// Writes `text` to a new file `name` in the folder; its path.

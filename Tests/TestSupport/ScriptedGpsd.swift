@@ -1,0 +1,83 @@
+import Foundation
+import Glibc
+import Platform
+
+/// A gpsd stand-in for tests that run a command in process: it listens on 127.0.0.1 and, to the
+/// first client, writes gpsd's greeting (VERSION, then DEVICES and WATCH once asked to watch), then
+/// every line it was given, then closes the connection and the port. Everything it had to say has
+/// reached the client once the client pauses to reconnect (on the session's manual clock:
+/// `SessionHarness.holdUntilGNSSPauses`). The lines are gpsd's JSON reports, e.g. the TPVs of one of
+/// the fixtures' `.chk` files (gpsd's own output for the log).
+///
+/// ```swift
+/// let gpsd = try ScriptedGpsd(lines: try gpsdReports(chk: "nl2008u.log.chk"))
+/// harness.holdUntilGNSSPauses()
+/// let run = try harness.lodestone(["track", "--gpsd", "127.0.0.1:\(gpsd.port)"])
+/// ```
+public final class ScriptedGpsd: @unchecked Sendable {
+    public let port: UInt16
+    private let listener: Int32
+    private let finished = DispatchSemaphore(value: 0)
+    /// Whether the listener is closed: under the lock, so a closed descriptor's number (which the
+    /// process may already have given to another test's socket) is never shut down.
+    private let lock = NSLock()
+    private var closed = false
+
+    public init(lines: [String]) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        let bound = bindLoopback(fd)
+        guard bound != 0, listen(fd, 4) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        listener = fd
+        port = bound
+        let thread = Thread { [self] in
+            serve(lines)
+            lock.withLock {
+                close(listener)
+                closed = true
+            }
+            finished.signal()
+        }
+        thread.start()
+    }
+
+    deinit {
+        lock.withLock { if !closed { shutdown(listener, Int32(SHUT_RDWR)) } }
+        finished.wait()
+    }
+
+    private func serve(_ lines: [String]) {
+        // The first client within 30 s (a test that never connects still ends).
+        var p = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        guard poll(&p, 1, 30_000) > 0, let client = acceptClosingOnExec(listener, nonblocking: false) else { return }
+        defer { close(client) }
+        var limit = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        guard send(client, [#"{"class":"VERSION","release":"3.25","rev":"3.25","proto_major":3,"proto_minor":15}"#]) else { return }
+        var q = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+        if poll(&q, 1, 5000) > 0 {
+            var chunk = [UInt8](repeating: 0, count: 1024)
+            _ = read(client, &chunk, chunk.count)
+        }
+        _ = send(client, [#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","driver":"u-blox"}]}"#,
+                          #"{"class":"WATCH","enable":true,"json":true}"#] + lines)
+    }
+
+    private func send(_ client: Int32, _ lines: [String]) -> Bool {
+        let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+}
+
+/// gpsd's JSON reports in one of the fixtures' `.chk` files (its output for the NMEA log).
+public func gpsdReports(chk: String) throws -> [String] {
+    let text = try String(contentsOf: nmeaFolder.appendingPathComponent(chk), encoding: .utf8)
+    return text.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasPrefix("{") }
+}
