@@ -13,8 +13,12 @@ struct GpsdInProcessTests {
     /// Runs `arguments` (a command and its options, without --gpsd) against a scripted gpsd serving
     /// `chk`'s reports, until the command ends or `deadline` simulated seconds.
     func run(_ arguments: [String], chk: String, deadline: Double = 30) throws -> (result: RunResult, harness: SessionHarness) {
-        let gpsd = try ScriptedGpsd(lines: try gpsdReports(chk: chk))
-        let harness = try SessionHarness("gpsd-in-process", deadline: deadline)
+        try run(arguments, reports: try gpsdReports(chk: chk), in: try SessionHarness("gpsd-in-process", deadline: deadline))
+    }
+
+    /// Runs `arguments` in `harness` against a scripted gpsd serving `reports`.
+    func run(_ arguments: [String], reports: [String], in harness: SessionHarness) throws -> (result: RunResult, harness: SessionHarness) {
+        let gpsd = try ScriptedGpsd(lines: reports)
         harness.holdUntilGNSSPauses()
         let result = try withExtendedLifetime(gpsd) { try harness.lodestone(arguments + ["--gpsd", "127.0.0.1:\(gpsd.port)"]) }
         return (result, harness)
@@ -160,5 +164,58 @@ struct GpsdInProcessTests {
         #expect(pollUntil(5) { FileManager.default.fileExists(atPath: record) })
         let recorded = (try? String(contentsOfFile: record, encoding: .utf8)) ?? ""
         #expect(recorded.hasPrefix("spot enter "), "\(recorded)")
+    }
+
+    static let thirtyYears = 30 * 365.25 * 86_400
+
+    /// The CSV's rows as fields, by the header's column names.
+    func table(_ text: String) -> (columns: [String: Int], rows: [[String]]) {
+        let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        guard let header = lines.first else { return ([:], []) }
+        return (Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a }), Array(lines.dropFirst()))
+    }
+
+    /// A receiver 30 years behind the (session's) system clock, as gpsd reports it: said once on
+    /// stderr, every log row carrying its fix flagged, no row and no served fix stamped with its time.
+    @Test func aReceiverThirtyYearsBehindIsSaidAndFlaggedInTheLogAndNeverStampsServesFixes() throws {
+        let harness = try SessionHarness("gnss-time-behind", deadline: 60)
+        let behind = harness.clock.wall() - Self.thirtyYears
+        let reports = (0..<20).map { n in StreamingGpsd.tpv(time: behind + Double(n) * 0.2, lat: -33.87 + Double(n) * 1e-5, lon: 151.2) }
+        let log = harness.path("heading.csv")
+        let (r, _) = try run(["log", "--simulate", "--output", log, "--rate", "5", "--duration", "4"], reports: reports, in: harness)
+        #expect(r.status == 0, "\(r.stderr)")
+        let said = r.stderr.components(separatedBy: "30 years behind the system clock").count - 1
+        #expect(said == 1, "said once on stderr: \(r.stderr)")
+        let (columns, rows) = table(try String(contentsOfFile: log, encoding: .utf8))
+        let lat = try #require(columns["lat_deg"]), flags = try #require(columns["flags"]), time = try #require(columns["time"])
+        let carrying = rows.filter { !$0[lat].isEmpty }
+        try #require(carrying.count >= 3, "no row carried a fix: \(r.stderr)")
+        #expect(carrying.allSatisfy { $0[flags].split(separator: "|").contains("gnssTimeOff") }, "\(carrying.map { $0[flags] })")
+        #expect(rows.allSatisfy { !$0[time].hasPrefix("1996") && !$0[time].hasPrefix("1997") }, "a row stamped by the receiver")
+
+        // A harness of its own starts on the same wall time: the same reports are as far behind.
+        let served = try SessionHarness("gnss-time-behind-serve", deadline: 60)
+        let json = served.path("serve.jsonl")
+        let (s, _) = try run(["serve", "--simulate", "--json", json, "--rate", "5", "--duration", "3"],
+                             reports: reports, in: served)
+        #expect(s.status == 0, "\(s.stderr)")
+        #expect(s.stderr.contains("30 years behind the system clock"), "\(s.stderr)")
+        let objects = try String(contentsOfFile: json, encoding: .utf8)
+        try #require(objects.contains(#""fix":{"#), "no fix was published: \(s.stderr)")
+        #expect(!objects.contains(#""time":"1996"#) && !objects.contains(#""time":"1997"#), "a fix stamped by the receiver")
+    }
+
+    @Test func trackSaysAReceiverThirtyYearsAheadAndStampsItsRowsWithTheSystemsTime() throws {
+        let harness = try SessionHarness("gnss-time-ahead", deadline: 60)
+        let ahead = harness.clock.wall() + Self.thirtyYears
+        let reports = (0..<15).map { n in StreamingGpsd.tpv(time: ahead + Double(n) * 0.2, lat: -33.87 + Double(n) * 1e-4, lon: 151.2) }
+        let (r, _) = try run(["track", "--format", "csv", "--duration", "3"], reports: reports, in: harness)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("30 years ahead of the system clock"), "\(r.stderr)")
+        let (columns, rows) = table(r.stdout)
+        let time = try #require(columns["time"])
+        try #require(!rows.isEmpty, "no report: \(r.stderr)")
+        let year = String(ISO8601.format(harness.clock.wall()).prefix(4))
+        #expect(rows.allSatisfy { $0[time].hasPrefix(year) }, "\(rows.map { $0[time] })")
     }
 }
