@@ -41,9 +41,9 @@ struct ReceiverTimeAndHookTests {
         #expect(peak >= 1, "no hook ran: \(regions.stderr)")
         #expect(peak <= 16, "\(peak) hook processes at once")
         // Exit by SIGTERM: within a second, and no hook left 5 s later.
-        kill(regions.process.processIdentifier, SIGTERM)
+        kill(regions.pid, SIGTERM)
         let stopped = Clock.monotonic()
-        #expect(pollUntil(3) { !regions.process.isRunning }, "regions did not end on SIGTERM")
+        #expect(pollUntil(3) { !regions.isRunning }, "regions did not end on SIGTERM")
         let ended = Clock.monotonic()
         #expect(ended - stopped < 1.5, "took \(ended - stopped) s to end")
         var left = processes(withCommandLineContaining: marker).count
@@ -74,7 +74,7 @@ struct ReceiverTimeAndHookTests {
         let gone = Clock.monotonic() - seen
         #expect(gone < 4, "gone \(gone) s after it was first seen")
         #expect(gone > 1.5, "gone after \(gone) s: before its timeout?")
-        #expect(regions.process.isRunning, "regions goes on: \(regions.stderr)")
+        #expect(regions.isRunning, "regions goes on: \(regions.stderr)")
         #expect(pollUntil(2) { regions.stderr.contains("ran longer than --hook-timeout 2 s") }, "\(regions.stderr)")
     }
 }

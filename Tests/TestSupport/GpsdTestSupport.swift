@@ -133,9 +133,7 @@ public final class GpsFake {
 
 /// A program running in the background (in its own process group), its output collected as it comes.
 public final class BackgroundProcess {
-    public let process = Process()
-    private let out = LockedData(), err = LockedData()
-    private let outPipe = Pipe(), errPipe = Pipe()
+    private let child: PipedChild
 
     /// `lodestone` with these arguments.
     public convenience init(_ arguments: [String]) throws {
@@ -144,36 +142,22 @@ public final class BackgroundProcess {
 
     /// `environment`: variables added to (or replacing) this process's own.
     public init(executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
-        let out = self.out, err = self.err
-        outPipe.fileHandleForReading.readabilityHandler = { out.append($0.availableData) }
-        errPipe.fileHandleForReading.readabilityHandler = { err.append($0.availableData) }
-        try process.run()
+        child = try PipedChild(executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
-    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    deinit { if child.isRunning { kill(-child.pid, SIGKILL) } }
 
-    public var stdout: String { String(decoding: out.value, as: UTF8.self) }
-    public var stderr: String { String(decoding: err.value, as: UTF8.self) }
+    public var pid: pid_t { child.pid }
+    public var isRunning: Bool { child.isRunning }
+    public var stdout: String { child.stdout }
+    public var stderr: String { child.stderr }
 
-    /// Sends SIGTERM (or `signal`) and waits for the exit status (SIGKILL after `timeout`).
+    /// Sends SIGTERM (or `signal`) and waits for the exit status (SIGKILL to its group after `timeout`).
     @discardableResult
     public func stop(timeout: Double = 5, signal: Int32 = SIGTERM) -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, signal) }
-        if !pollUntil(timeout, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        outPipe.fileHandleForReading.readabilityHandler = nil
-        errPipe.fileHandleForReading.readabilityHandler = nil
-        out.append(outPipe.fileHandleForReading.readDataToEndOfFile())
-        err.append(errPipe.fileHandleForReading.readDataToEndOfFile())
-        return process.terminationStatus
+        if child.isRunning { kill(child.pid, signal) }
+        if !pollUntil(timeout, { !child.isRunning }) { kill(-child.pid, SIGKILL) }
+        return child.wait()
     }
 }
 
