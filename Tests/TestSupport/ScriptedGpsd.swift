@@ -53,26 +53,13 @@ public final class ScriptedGpsd: @unchecked Sendable {
         defer { close(client) }
         var limit = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        guard send(client, [#"{"class":"VERSION","release":"3.25","rev":"3.25","proto_major":3,"proto_minor":15}"#]) else { return }
+        guard sendLines(client, [GpsdGreeting.version]) else { return }
         var q = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
         if poll(&q, 1, 5000) > 0 {
             var chunk = [UInt8](repeating: 0, count: 1024)
             _ = read(client, &chunk, chunk.count)
         }
-        _ = send(client, [#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","driver":"u-blox"}]}"#,
-                          #"{"class":"WATCH","enable":true,"json":true}"#] + lines)
-    }
-
-    private func send(_ client: Int32, _ lines: [String]) -> Bool {
-        let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            offset += n
-        }
-        return true
+        _ = sendLines(client, GpsdGreeting.devicesAndWatch + lines)
     }
 }
 

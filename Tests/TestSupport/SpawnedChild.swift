@@ -24,16 +24,7 @@ public final class SpawnedChild {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid = pid_t()
-        let status = withCleanSpawnAttributes(processGroup: 0) { posix_spawn(&pid, executable, &actions, $0, argv, envp) }
-        guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
-        self.pid = pid
+        pid = try spawnInGroup(executable, arguments, environment: environment, actions: &actions)
     }
 
     deinit { kill() }
@@ -54,6 +45,22 @@ public final class SpawnedChild {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         exitStatus = status
     }
+}
+
+/// Starts `executable` with `actions`, leading a process group of its own, with a clean signal mask
+/// and default signal actions (`withCleanSpawnAttributes`); its process id.
+func spawnInGroup(_ executable: String, _ arguments: [String], environment: [String: String],
+                  actions: inout posix_spawn_file_actions_t) throws -> pid_t {
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+    }
+    var pid = pid_t()
+    let status = withCleanSpawnAttributes(processGroup: 0) { posix_spawn(&pid, executable, &actions, $0, argv, envp) }
+    guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
+    return pid
 }
 
 /// A program a test starts with its standard input, output and error on pipes of the test's own:
@@ -99,22 +106,18 @@ public final class PipedChild: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         closeInheritedDescriptors(&actions)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            // Our copies of the child's ends (its own are in it now).
+            Glibc.close(outPipe[1])
+            Glibc.close(errPipe[1])
+            if stdin != nil { Glibc.close(inPipe[0]) }
         }
-        var pid = pid_t()
-        let spawned = withCleanSpawnAttributes(processGroup: 0) { posix_spawn(&pid, executable, &actions, $0, argv, envp) }
-        Glibc.close(outPipe[1])
-        Glibc.close(errPipe[1])
-        if stdin != nil { Glibc.close(inPipe[0]) }
-        guard spawned == 0 else {
+        do {
+            pid = try spawnInGroup(executable, arguments, environment: environment, actions: &actions)
+        } catch {
             [outPipe[0], errPipe[0], inPipe[1]].filter { $0 >= 0 }.forEach { Glibc.close($0) }
-            throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)
+            throw error
         }
-        self.pid = pid
         collect(outPipe[0], into: out)
         collect(errPipe[0], into: err)
         if let stdin {
