@@ -46,6 +46,15 @@ public func bindLoopback(_ fd: Int32) -> UInt16 {
     return UInt16(bigEndian: address.sin_port)
 }
 
+/// A TCP socket listening on a free loopback port (close-on-exec): its descriptor and port.
+public func listenOnLoopback() throws -> (fd: Int32, port: UInt16) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.EIO) }
+    let port = bindLoopback(fd)
+    guard port != 0, listen(fd, 4) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+    return (fd, port)
+}
+
 /// True when something accepts TCP connections on 127.0.0.1:port.
 public func acceptsConnections(_ port: UInt16) -> Bool {
     let fd = connectLoopback(port)

@@ -24,12 +24,7 @@ public final class ScriptedGpsd: @unchecked Sendable {
     private var closed = false
 
     public init(lines: [String]) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        let bound = bindLoopback(fd)
-        guard bound != 0, listen(fd, 4) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
-        listener = fd
-        port = bound
+        (listener, port) = try listenOnLoopback()
         let thread = Thread { [self] in
             serve(lines)
             lock.withLock {
@@ -51,15 +46,8 @@ public final class ScriptedGpsd: @unchecked Sendable {
         var p = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
         guard poll(&p, 1, 30_000) > 0, let client = acceptClosingOnExec(listener, nonblocking: false) else { return }
         defer { close(client) }
-        var limit = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        guard sendLines(client, [GpsdGreeting.version]) else { return }
-        var q = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
-        if poll(&q, 1, 5000) > 0 {
-            var chunk = [UInt8](repeating: 0, count: 1024)
-            _ = read(client, &chunk, chunk.count)
-        }
-        _ = sendLines(client, GpsdGreeting.devicesAndWatch + lines)
+        guard GpsdGreeting.greet(client, sendTimeout: 5) else { return }
+        _ = sendLines(client, lines)
     }
 }
 

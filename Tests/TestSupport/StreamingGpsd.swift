@@ -21,12 +21,7 @@ public final class StreamingGpsd: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     public init(rate: Double, line: @escaping @Sendable (Int) -> String) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        let bound = bindLoopback(fd)
-        guard bound != 0, listen(fd, 4) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
-        listener = fd
-        port = bound
+        (listener, port) = try listenOnLoopback()
         let thread = Thread { [self] in
             serve(rate: rate, line: line)
             finished.signal()
@@ -60,16 +55,7 @@ public final class StreamingGpsd: @unchecked Sendable {
             guard let client = acceptClosingOnExec(listener, nonblocking: false) else { continue }
             defer { close(client) }
             // A client that stops reading holds a write at most a second (so `stop()` never hangs).
-            var limit = timeval(tv_sec: 1, tv_usec: 0)
-            setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-            guard send(client, [GpsdGreeting.version]) else { continue }
-            // Its ?WATCH request (whatever it is), then the devices and the watch.
-            var q = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
-            if poll(&q, 1, 2000) > 0 {
-                var chunk = [UInt8](repeating: 0, count: 1024)
-                _ = read(client, &chunk, chunk.count)
-            }
-            guard send(client, GpsdGreeting.devicesAndWatch) else { continue }
+            guard GpsdGreeting.greet(client, sendTimeout: 1) else { continue }
             let start = Clock.monotonic()
             let first = n
             while !isStopping {
@@ -103,6 +89,20 @@ public final class StreamingGpsd: @unchecked Sendable {
 /// What a gpsd stand-in says before its reports: VERSION on connecting, DEVICES and WATCH once asked
 /// to watch.
 enum GpsdGreeting {
+    /// Greets a client that just connected, as gpsd does: VERSION, its ?WATCH request (whatever it
+    /// is), then DEVICES and WATCH. A write waits at most `sendTimeout` seconds. False when it is gone.
+    static func greet(_ client: Int32, sendTimeout: Int) -> Bool {
+        var limit = timeval(tv_sec: sendTimeout, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        guard sendLines(client, [version]) else { return false }
+        var q = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+        if poll(&q, 1, 2000) > 0 {
+            var chunk = [UInt8](repeating: 0, count: 1024)
+            _ = read(client, &chunk, chunk.count)
+        }
+        return sendLines(client, devicesAndWatch)
+    }
+
     static let version = #"{"class":"VERSION","release":"3.25","rev":"3.25","proto_major":3,"proto_minor":15}"#
     static let devicesAndWatch = [#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","driver":"u-blox"}]}"#,
                                   #"{"class":"WATCH","enable":true,"json":true}"#]
