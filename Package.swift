@@ -99,8 +99,8 @@ let package = Package(
 
         // MARK: Tests (Swift Testing)
         // Shared helpers: the binary runner, tmux driver, fake gpsd, manual time and events, temporary
-        // folders, captured output.
-        .target(name: "TestSupport", dependencies: ["Platform"], path: "Tests/TestSupport"),
+        // folders, captured output, a session's world (SessionHarness).
+        .target(name: "TestSupport", dependencies: ["Platform", "Session"], path: "Tests/TestSupport"),
         .testTarget(name: "LinearTests", dependencies: ["Linear"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "Linear"]),

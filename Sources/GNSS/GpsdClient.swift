@@ -83,7 +83,8 @@ public final class GpsdClient: GNSSSource {
     }
 
     /// Asks the thread to stop and waits up to `timeout` seconds for it (a connect to an
-    /// unreachable remote host can take longer; the thread then ends on its own).
+    /// unreachable remote host can take longer; the thread then ends on its own). This one wait is
+    /// in real time, whatever the client's clock: it waits for a real thread to end.
     public func stop() {
         stop(timeout: 0.5)
     }
@@ -194,11 +195,9 @@ public final class GpsdClient: GNSSSource {
         mailbox.post(ReceivedFix(fix: fix, receivedAt: time.monotonic()))
     }
 
-    /// Waits `seconds` on the client's clock, in short real sleeps so a stop request is noticed quickly.
+    /// Waits `seconds` on the client's clock (a test's manual clock decides the back-off), ending
+    /// early when a stop is requested.
     private func pause(_ seconds: Double) {
-        let end = time.monotonic() + seconds
-        while !mailbox.stopRequested, time.monotonic() < end {
-            Clock.sleep(seconds: min(0.02, max(0.001, end - time.monotonic())))
-        }
+        time.wait(until: time.monotonic() + seconds) { mailbox.stopRequested }
     }
 }

@@ -75,9 +75,9 @@ public enum Files {
 
     /// A user's file read (a profile, the places), or nil when it does not exist yet. Only a regular
     /// file is read (a FIFO, a device or a folder is `notRegular`, without waiting on it); "-" is
-    /// standard input.
-    public static func readTextIfPresent(_ path: String) throws(FileError) -> String? {
-        if path == "-" { return try readText("/dev/stdin") }
+    /// standard input, read through `standardInput` (the session's: `Runtime.standardInputPath`).
+    public static func readTextIfPresent(_ path: String, standardInput: String = "/dev/stdin") throws(FileError) -> String? {
+        if path == "-" { return try readText(standardInput) }
         var st = stat()
         guard stat(path, &st) == 0 else {
             if errno == ENOENT { return nil }

@@ -16,10 +16,22 @@ public protocol TimeSource: Sendable {
     /// Whether the wall clock is kept synchronised (NTP, chrony, timesyncd): then it, not a GNSS
     /// receiver's time, stamps rows. Nil when it cannot be told.
     var wallIsSynchronised: Bool? { get }
+    /// Waits until the monotonic clock reads `deadline`, or until `cancelled()` (asked at least every
+    /// 20 ms of real time) is true: how a thread of its own (the gpsd client's) lets this clock's
+    /// time pass. On a manual clock the wait ends when the test advances the clock.
+    func wait(until deadline: Double, unless cancelled: () -> Bool)
 }
 
 extension TimeSource {
     public var wallIsSynchronised: Bool? { nil }
+
+    public func wait(until deadline: Double, unless cancelled: () -> Bool) {
+        while !cancelled() {
+            let left = deadline - monotonic()
+            guard left > 0 else { return }
+            Clock.sleep(seconds: min(0.02, max(0.001, left)))
+        }
+    }
 }
 
 /// The system's clocks (`CLOCK_MONOTONIC`, `CLOCK_REALTIME`).
@@ -47,6 +59,7 @@ public struct SystemTime: TimeSource {
 /// ```
 public final class ManualClock: TimeSource {
     private let time: Mutex<Double>
+    private let waits = Mutex<[Double]>([])
     /// The wall-clock time (Unix seconds) when the monotonic clock reads 0.
     public let wallAtZero: Double
 
@@ -72,4 +85,22 @@ public final class ManualClock: TimeSource {
 
     /// Moves the clock forward to `t` (never back).
     public func advance(to t: Double) { time.withLock { $0 = max($0, t) } }
+
+    /// The times other threads are waiting for on this clock (`wait(until:unless:)`), soonest first:
+    /// a test sees when a thread pauses and until when, then advances the clock to wake it.
+    public var waitingUntil: [Double] { waits.withLock { $0.sorted() } }
+
+    /// Waits, in short real sleeps, until the clock has been advanced to `deadline` or `cancelled()`.
+    public func wait(until deadline: Double, unless cancelled: () -> Bool) {
+        guard now() < deadline else { return }
+        waits.withLock { $0.append(deadline) }
+        defer {
+            waits.withLock { list in
+                if let i = list.firstIndex(of: deadline) { list.remove(at: i) }
+            }
+        }
+        while !cancelled(), now() < deadline {
+            Clock.sleep(seconds: 0.001)
+        }
+    }
 }

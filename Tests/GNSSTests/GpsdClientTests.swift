@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GNSS
+import Platform
 import Testing
 
 /// Seconds on CLOCK_MONOTONIC, the clock the client stamps fixes with.
@@ -107,20 +108,48 @@ struct GpsdClientTests {
         #expect(seen.last.state == .connected)
     }
 
-    @Test func keepsRetryingWhenGpsdIsAbsentAtStart() throws {
+    /// The back-off, the fixes' times and their staleness are all on the injected clock: with a
+    /// manual clock nothing happens until the test moves it, and no test sleeps to see a retry.
+    @Test func retriesBackOffOnTheInjectedClockAndFixesAgeOnIt() throws {
         let port = freeLocalPort()
-        let client = GpsdClient(address: GpsdAddress(host: "127.0.0.1", port: Int(port)))
+        let clock = ManualClock(100)
+        let client = GpsdClient(address: GpsdAddress(host: "127.0.0.1", port: Int(port)), time: clock)
         client.start()
         defer { client.stop() }
-        let seen = Collector(client)
-        #expect(seen.waitFor(timeout: 10) { $0.last.state == .disconnected(.cannotConnect(client.address)) })
-        Thread.sleep(forTimeInterval: 1.5)
+        // gpsd is absent: each refused attempt pauses until a time on the manual clock, doubling
+        // from 0.25 s to the 2 s cap. The client waits there until the clock is moved.
+        var retryAt = 100.0
+        for gap in [0.25, 0.5, 1, 2, 2] {
+            retryAt += gap
+            #expect(eventually { clock.waitingUntil == [retryAt] }, "waiting until \(clock.waitingUntil), expected \(retryAt)")
+            clock.advance(to: retryAt - 0.001)
+            #expect(clock.waitingUntil == [retryAt], "a retry before its time")
+            clock.advance(to: retryAt)
+        }
+        #expect(eventually { clock.waitingUntil == [retryAt + 2] })
+        // gpsd comes up: the next attempt (when the clock says) connects, and the fix is stamped
+        // with the manual clock's time.
         let server = try FakeGpsd(port: port)
+        clock.advance(to: retryAt + 2)
         #expect(server.acceptClient(timeout: 10) != nil)
-        server.send([tpv(1, lat: -33.5, track: 90)])
+        server.send([tpv(1, lat: -33.5, track: 90), tpv(2, lat: -33.6, track: 91)])
+        var fixes: [ReceivedFix] = []
+        #expect(eventually { fixes += client.take(now: clock.now()).fixes; return !fixes.isEmpty })
+        #expect(fixes.map(\.fix.course) == [90])
+        #expect(fixes.first?.receivedAt == retryAt + 2)
+        // The second epoch is held for more TPVs of its time for 0.5 s of the manual clock.
+        clock.advance(by: 0.5)
+        #expect(eventually { fixes += client.take(now: clock.now()).fixes; return fixes.count == 2 })
+        #expect(fixes.last?.receivedAt == retryAt + 2.5)
+        #expect(client.take(now: clock.now()).current != nil)
+        clock.advance(by: GNSSUpdate.defaultMaxAge + 0.5)
+        let later = client.take(now: clock.now())
+        #expect(later.latestIsStale)
+        #expect(later.current == nil)
+        // gpsd drops the client: after a connection the back-off starts again from 0.25 s.
         server.dropClient()
-        #expect(seen.waitFor { $0.fixes.count == 1 })
-        #expect(seen.fixes.first?.course == 90)
+        let dropped = clock.now()
+        #expect(eventually { clock.waitingUntil == [dropped + 0.25] }, "waiting until \(clock.waitingUntil)")
     }
 
     @Test func stopReturnsPromptly() throws {

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `lodestone analyze` through the binary: its arguments, and one log summarised (the wiring). What
-/// the summary, the SVG and the GPX hold is tested in process (SessionTests: AnalyzeInProcessTests).
-@Suite("lodestone analyze (the binary)")
+/// `lodestone analyze`'s command line, in process (the dispatcher, parser and command as the binary
+/// runs them): its arguments, and one log summarised (the wiring). What the summary, the SVG and the
+/// GPX hold is tested on the session (SessionTests: AnalyzeInProcessTests).
+@Suite("lodestone analyze (the command line, in process)")
 struct AnalyzeCommandTests {
     @Test("a log is summarised as JSON; no file or two files: exit 64")
     func wiringAndArguments() throws {
@@ -20,11 +21,11 @@ struct AnalyzeCommandTests {
             text += f.joined(separator: ",") + "\n"
         }
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let result = try runLodestone(["analyze", path, "--json"])
+        let result = try runInProcess(["analyze", path, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["rows"] as? Int == 5)
-        #expect(try runLodestone(["analyze"]).status == 64)
-        #expect(try runLodestone(["analyze", path, path]).status == 64)
+        #expect(try runInProcess(["analyze"]).status == 64)
+        #expect(try runInProcess(["analyze", path, path]).status == 64)
     }
 }

@@ -145,23 +145,23 @@ struct GeneratedDocumentsTests {
         #expect(text.stdout.contains("EXIT STATUS"))
     }
 
-    @Test("the binary prints the same documents, and its version line")
+    @Test("the command line prints the same documents, and its version line (in process)")
     func binaryPrintsThem() throws {
-        let version = try runLodestone(["--version"])
+        let version = try runInProcess(["--version"])
         #expect(version.status == 0)
         let line = version.stdout
         #expect(line.hasPrefix("lodestone \(lodestoneVersion) (commit "))
         #expect(line.contains(", built "))
         #expect(line.hasSuffix(")\n"))
         for shell in CompletionShell.allCases {
-            let printed = try runLodestone(["completion", shell.rawValue])
+            let printed = try runInProcess(["completion", shell.rawValue])
             #expect(printed.status == 0)
             #expect(printed.stdout == completionScript(for: lodestoneInterface, shell: shell))
         }
-        let page = try runLodestone(["help", "--man"])
+        let page = try runInProcess(["help", "--man"])
         #expect(page.status == 0)
         #expect(page.stdout == manPage(for: lodestoneInterface, date: buildDate()))
-        let wrong = try runLodestone(["completion", "tcsh"])
+        let wrong = try runInProcess(["completion", "tcsh"])
         #expect(wrong.status == 64)
         #expect(wrong.stderr.contains("unknown shell 'tcsh'"))
     }

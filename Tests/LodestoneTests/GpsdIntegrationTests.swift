@@ -3,8 +3,12 @@ import Platform
 import Testing
 import TestSupport
 
-/// `lodestone track` and `lodestone where` against a real gpsd fed by gpsfake. Each test uses its
-/// own free port and its own TMPDIR. They are skipped (with a message) only when gpsfake is missing.
+/// `lodestone track` and `log` against a real gpsd fed by gpsfake: the end-to-end proof that the
+/// binary reads a real gpsd (every distinct fix, gpsd's exact positions, a gpsd killed and
+/// restarted). Each test uses its own free port and its own TMPDIR. They are skipped (with a
+/// message) only when gpsfake is missing. What track and where make of gpsd's reports (stationary
+/// jitter, a course reversal, where's accuracy and timeout, a refused port) runs in process against
+/// the same reports: GpsdInProcessTests.
 @Suite("gpsd integration (gpsfake)", .enabled(if: gpsfakePath != nil, Comment(rawValue: gpsfakeMissingMessage)))
 struct GpsdIntegrationTests {
     /// Replays `log` through gpsfake and runs `lodestone track` with `arguments` until the log ends.
@@ -130,39 +134,6 @@ struct GpsdIntegrationTests {
         #expect(withDirection > 0)
     }
 
-    @Test func stationaryJitterIsReportedAsStationary() throws {
-        let run = try trackWhileReplaying("stationary-jitter.log", ["--format", "csv", "--distance-filter", "0"])
-        let rows = trackCSVRows(run.output)
-        #expect(rows.count == 30)
-        for row in rows.dropFirst() {
-            #expect(row["stationary"] == "true")
-            #expect(row["fix_direction"] == "stationary")
-            #expect((row["fix_distance_m"].flatMap { Double($0) } ?? 99) < 5)
-        }
-    }
-
-    @Test func courseReversalInChinese() throws {
-        let run = try trackWhileReplaying("course-reversal.log", ["--lang", "zh"])
-        #expect(run.status == 0)
-        let lines = run.output.split(separator: "\n").map(String.init)
-        #expect(lines.count == 25, "\(run.output)\n\(run.errors)")
-        #expect(lines.first?.hasSuffix("起点") == true)
-        // 12 legs due north, then 12 due south, 25 m each (the log places fixes 25 m apart).
-        #expect(lines[1...12].allSatisfy { $0.contains("正北 移动了25米") })
-        #expect(lines[13...24].allSatisfy { $0.contains("正南 移动了25米") })
-        #expect(lines.last?.contains("累计600米") == true)
-        #expect(lines.last?.contains("航向正南") == true)
-    }
-
-    @Test func courseReversalInCSV() throws {
-        let run = try trackWhileReplaying("course-reversal.log", ["--format", "csv", "--distance-filter", "0"])
-        let rows = trackCSVRows(run.output)
-        #expect(rows.count == 25)
-        #expect(rows[1...12].allSatisfy { $0["fix_direction"] == "N" && $0["fix_bearing_deg"] == "0" })
-        #expect(rows[13...24].allSatisfy { $0["fix_direction"] == "S" && $0["fix_bearing_deg"] == "180" })
-        #expect(rows.first?["lat_deg"] == rows.last?["lat_deg"])
-    }
-
     @Test func survivesGpsdBeingKilledAndRestarted() throws {
         let port = freeTCPPort()
         var fake = try GpsFake(log: "haicom-305N.log", port: port, cycle: 0.02)
@@ -188,47 +159,5 @@ struct GpsdIntegrationTests {
         if let lost = errors.range(of: "lost the connection") {
             #expect(errors[lost.upperBound...].contains("connected to gpsd at 127.0.0.1:\(port)"))
         }
-    }
-
-    @Test func whereFindsTheFirstGoodEnoughFix() throws {
-        let port = freeTCPPort()
-        let fake = try GpsFake(log: "nl2008u.log", port: port)
-        try #require(fake.waitUntilListening())
-        // nl2008u's fixes carry eph 13.3 m until the last epoch (11.4 m).
-        let result = try runLodestone(["where", "--gpsd", "127.0.0.1:\(port)", "--accuracy", "12", "--json", "--timeout", "30"], timeout: 40)
-        #expect(result.status == 0, "\(result.stderr)")
-        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        let fix = object?["fix"] as? [String: Any]
-        #expect(fix?["lat_deg"] as? Double == 48.2208)
-        #expect(fix?["lon_deg"] as? Double == 8.42188167)
-        #expect(fix?["eph_m"] as? Double == 11.4)
-        #expect(fix?["gnss_mode"] as? String == "3d")
-    }
-
-    @Test func whereSaysTheFixesWereTooPoor() throws {
-        let port = freeTCPPort()
-        let fake = try GpsFake(log: "nl2008u.log", port: port)
-        try #require(fake.waitUntilListening())
-        let result = try runLodestone(["where", "--gpsd", "127.0.0.1:\(port)", "--accuracy", "2", "--timeout", "8"], timeout: 20)
-        #expect(result.status == 69)
-        #expect(result.stderr.contains("was good enough"))
-        #expect(result.stderr.contains("the best with a horizontal error of 11.4 m"), "\(result.stderr)")
-        _ = fake
-    }
-}
-
-/// Needs no gpsd at all: runs everywhere.
-@Suite("where without gpsd")
-struct WhereWithoutGpsdTests {
-    @Test func timesOutWithExit69AndSaysGpsdIsUnreachable() throws {
-        let refusing = RefusingPort()
-        let port = refusing.port
-        let started = Date()
-        let result = try runLodestone(["where", "--gpsd", "127.0.0.1:\(port)", "--timeout", "1"], timeout: 10)
-        #expect(result.status == 69)
-        #expect(result.stderr.contains("cannot reach gpsd at 127.0.0.1:\(port): is it running?"))
-        #expect(result.stderr.contains("--simulate"))
-        #expect(result.stdout.isEmpty)
-        #expect(Date().timeIntervalSince(started) < 4)
     }
 }

@@ -36,10 +36,11 @@ struct HostileInputTests {
         #expect(run.stderr.contains("is not a text file"), "\(run.stderr)")
     }
 
-    /// `-` is standard input for the recordings, as for the log's output.
+    /// `-` is standard input for the recordings, as for the log's output (in process: the command's
+    /// standard input, a file as its descriptor).
     @Test func aRecordingFromStandardInput() throws {
         let rows = (0..<50).map { i in "\(Double(i) / 10),\(20 + i % 7),-5,42" }.joined(separator: "\n")
-        let result = try runLodestone(["heading", "--from-file", "-"], stdin: "t,x,y,z\n" + rows + "\n")
+        let result = try runInProcess(["heading", "--from-file", "-"], stdin: "t,x,y,z\n" + rows + "\n")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.split(separator: "\n").count == 51)
     }

@@ -46,24 +46,24 @@ struct HostileStringsTests {
             ("log into a folder that is not there", ["log", "--simulate", "--no-gnss", "--output", p + "/none/x.csv", "--duration", "0.3"]),
         ]
         for (what, arguments) in runs {
-            let r = try runLodestone(arguments, timeout: 60, environment: env)
-            #expect(!r.timedOut, "\(what) timed out")
+            let r = try runInProcess(arguments, environment: env, deadline: 120)
             assertClean(r, what)
         }
         #expect(FileManager.default.fileExists(atPath: p + ".csv") && FileManager.default.fileExists(atPath: p + ".svg"),
                 "the commands ran: their files are there")
     }
 
-    /// A profile on standard input ("-") is read from the process's own descriptor 0. (A profile or
-    /// places file that is a FIFO: SessionTests, HostileFilesInProcessTests.)
+    /// A profile on standard input ("-") is read from the command's standard input (in process: a
+    /// file as its descriptor). (A profile or places file that is a FIFO: SessionTests,
+    /// HostileFilesInProcessTests.)
     @Test func aProfileOnStandardInput() throws {
         let dir = try makeTemporaryFolder("stdin-profile"); defer { try? FileManager.default.removeItem(at: dir) }
         // "-" is the exception: the profile comes on standard input (and is never saved back as a file "-").
         let profile = dir.path + "/simulated.json"
-        let made = try runLodestone(["calibrate", "--simulate", "--output", profile, "--sim-speed", "50"], timeout: 60)
+        let made = try runInProcess(["calibrate", "--simulate", "--output", profile, "--sim-speed", "50"])
         try #require(made.status == 0, "\(made.stderr)")
-        let piped = try runLodestone(["watch", "--simulate", "--once", "--no-gnss", "--calibration", "-"],
-                                     stdin: try String(contentsOfFile: profile, encoding: .utf8), timeout: 20)
+        let piped = try runInProcess(["watch", "--simulate", "--once", "--no-gnss", "--calibration", "-"],
+                                     stdin: try String(contentsOfFile: profile, encoding: .utf8))
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(piped.stderr.contains("calibration: -"), "\(piped.stderr)")
         #expect(piped.stdout.contains("°"), "\(piped.stdout)")

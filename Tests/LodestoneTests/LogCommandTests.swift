@@ -11,16 +11,10 @@ struct LogCommandTests {
         let path = dir.appendingPathComponent("kill.csv").path
         var random = SplitMix64(seed: 20_250_601)
         for run in 0..<5 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: lodestoneBinaryPath)
-            process.arguments = ["log", "--simulate", "--output", path, "--rate", "50"]
-            process.standardError = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            let child = try PipedChild(lodestoneBinaryPath, ["log", "--simulate", "--output", path, "--rate", "50"])
             Thread.sleep(forTimeInterval: 0.3 + 1.2 * random.nextUnit())
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal, "run \(run) was killed")
+            kill(child.pid, SIGKILL)
+            #expect(child.wait() == SIGKILL && child.wasSignalled, "run \(run) was killed")
         }
         // A torn write, as a kill inside write() or a power cut can leave.
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
@@ -56,17 +50,11 @@ struct LogCommandTests {
     func writeErrorKeepsWholeRows() throws {
         let dir = try makeTemporaryFolder(); defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("limit.csv").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -f 64 && exec \"$0\" log --simulate --output \"$1\" --rate 1000 --duration 30",
-                             lodestoneBinaryPath, path]
-        let errPipe = Pipe()
-        process.standardError = errPipe
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: errPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 74, "stderr: \(stderr)")
+        let child = try PipedChild("/bin/sh", ["-c", "ulimit -f 64 && exec \"$0\" log --simulate --output \"$1\" --rate 1000 --duration 30",
+                                               lodestoneBinaryPath, path])
+        let status = child.wait()
+        let stderr = child.stderr
+        #expect(status == 74, "stderr: \(stderr)")
         #expect(stderr.contains("cannot write \(path)"))
         #expect(stderr.contains("intact up to its last whole row"))
         let check = LogCheck(path: path)

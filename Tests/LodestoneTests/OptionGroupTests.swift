@@ -3,6 +3,7 @@ import Options
 import Sensors
 import Session
 import Testing
+import TestSupport
 @testable import lodestone
 
 /// The command line's option groups and usage errors, in process: every command's spec, the typed
@@ -10,12 +11,13 @@ import Testing
 @Suite("option groups and usage errors")
 struct OptionGroupTests {
     /// Parses `arguments` for the command named first and runs it; returns the usage error it gave.
-    /// Only for arguments that must be refused: valid ones would run the command for real.
+    /// Only for arguments that must be refused: valid ones run the command (in process, on a
+    /// manual clock, in a private config folder).
     func usageError(_ arguments: [String]) -> UsageError? {
-        guard let command = Dispatcher.find(arguments[0]) else { return nil }
+        guard let command = Dispatcher.find(arguments[0]), let harness = try? SessionHarness("usage", deadline: 5) else { return nil }
         do {
             let parsed = try parseArguments(Array(arguments.dropFirst()), spec: command.spec)
-            _ = try command.run(parsed)
+            _ = try command.run(parsed, in: harness.context())
             return nil
         } catch let error as UsageError {
             return error

@@ -4,67 +4,12 @@ import Platform
 import Testing
 import TestSupport
 
-/// The `lodestone` binary against a gpsd stand-in (`StreamingGpsd`): a receiver whose time is 30
-/// years off is said on stderr and flagged in the log, and never stamps a row; region hooks stay
-/// bounded when a fix flaps across a region's edge 200 times a second, and a hook that runs too
-/// long is stopped.
-@Suite("receiver times and region hooks, end to end", .serialized)
+/// The `lodestone` binary against a gpsd stand-in (`StreamingGpsd`): region hooks stay bounded when
+/// a fix flaps across a region's edge 200 times a second, SIGTERM ends the command within a second
+/// and leaves no hook, and a hook that runs too long is stopped. (A receiver whose time is 30 years
+/// off, in process: GpsdInProcessTests. The hook runner itself on a manual clock: HookRunnerTests.)
+@Suite("region hooks, end to end", .serialized)
 struct ReceiverTimeAndHookTests {
-    static let thirtyYears = 30 * 365.25 * 86_400
-
-    /// The CSV's rows as fields, by the header's column names.
-    func table(_ text: String) -> (columns: [String: Int], rows: [[String]]) {
-        let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        guard let header = lines.first else { return ([:], []) }
-        return (Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a }), Array(lines.dropFirst()))
-    }
-
-    @Test func aReceiverThirtyYearsBehindIsSaidAndFlaggedInTheLogAndNeverStampsServesFixes() throws {
-        let dir = try makeTemporaryFolder("gnss-time"); defer { try? FileManager.default.removeItem(at: dir) }
-        let behind = Clock.wall() - Self.thirtyYears
-        let gpsd = try StreamingGpsd(rate: 5) { n in
-            StreamingGpsd.tpv(time: behind + Double(n) * 0.2, lat: -33.87 + Double(n) * 1e-5, lon: 151.2)
-        }
-        defer { gpsd.stop() }
-        let log = dir.path + "/heading.csv"
-        let r = try runLodestone(["log", "--simulate", "--gpsd", "127.0.0.1:\(gpsd.port)", "--output", log,
-                                  "--rate", "5", "--duration", "4"], timeout: 40)
-        #expect(r.status == 0, "\(r.stderr)")
-        let said = r.stderr.components(separatedBy: "30 years behind the system clock").count - 1
-        #expect(said == 1, "said once on stderr: \(r.stderr)")
-        let (columns, rows) = table(try String(contentsOfFile: log, encoding: .utf8))
-        let lat = try #require(columns["lat_deg"]), flags = try #require(columns["flags"]), time = try #require(columns["time"])
-        let carrying = rows.filter { !$0[lat].isEmpty }
-        try #require(carrying.count >= 3, "no row carried a fix: \(r.stderr)")
-        #expect(carrying.allSatisfy { $0[flags].split(separator: "|").contains("gnssTimeOff") }, "\(carrying.map { $0[flags] })")
-        #expect(rows.allSatisfy { !$0[time].hasPrefix("1996") && !$0[time].hasPrefix("1997") }, "a row stamped by the receiver")
-
-        let json = dir.path + "/serve.jsonl"
-        let s = try runLodestone(["serve", "--simulate", "--gpsd", "127.0.0.1:\(gpsd.port)", "--json", json,
-                                  "--rate", "5", "--duration", "3"], timeout: 40)
-        #expect(s.status == 0, "\(s.stderr)")
-        #expect(s.stderr.contains("30 years behind the system clock"), "\(s.stderr)")
-        let objects = try String(contentsOfFile: json, encoding: .utf8)
-        try #require(objects.contains(#""fix":{"#), "no fix was published: \(s.stderr)")
-        #expect(!objects.contains(#""time":"1996"#) && !objects.contains(#""time":"1997"#), "a fix stamped by the receiver")
-    }
-
-    @Test func trackSaysAReceiverThirtyYearsAheadAndStampsItsRowsWithTheSystemsTime() throws {
-        let ahead = Clock.wall() + Self.thirtyYears
-        let gpsd = try StreamingGpsd(rate: 5) { n in
-            StreamingGpsd.tpv(time: ahead + Double(n) * 0.2, lat: -33.87 + Double(n) * 1e-4, lon: 151.2)
-        }
-        defer { gpsd.stop() }
-        let r = try runLodestone(["track", "--gpsd", "127.0.0.1:\(gpsd.port)", "--format", "csv", "--duration", "3"], timeout: 40)
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("30 years ahead of the system clock"), "\(r.stderr)")
-        let (columns, rows) = table(r.stdout)
-        let time = try #require(columns["time"])
-        try #require(!rows.isEmpty, "no report: \(r.stderr)")
-        let year = String(ISO8601.format(Clock.wall()).prefix(4))
-        #expect(rows.allSatisfy { $0[time].hasPrefix(year) || $0[time].hasPrefix(String(Int(year)! + 1)) }, "\(rows.map { $0[time] })")
-    }
-
     /// Ends what a failed test left (processes with the test's own marker), by their ids.
     func endLeftovers(_ marker: String) {
         for pid in processes(withCommandLineContaining: marker) { kill(pid, SIGKILL) }
@@ -96,9 +41,9 @@ struct ReceiverTimeAndHookTests {
         #expect(peak >= 1, "no hook ran: \(regions.stderr)")
         #expect(peak <= 16, "\(peak) hook processes at once")
         // Exit by SIGTERM: within a second, and no hook left 5 s later.
-        kill(regions.process.processIdentifier, SIGTERM)
+        kill(regions.pid, SIGTERM)
         let stopped = Clock.monotonic()
-        #expect(pollUntil(3) { !regions.process.isRunning }, "regions did not end on SIGTERM")
+        #expect(pollUntil(3) { !regions.isRunning }, "regions did not end on SIGTERM")
         let ended = Clock.monotonic()
         #expect(ended - stopped < 1.5, "took \(ended - stopped) s to end")
         var left = processes(withCommandLineContaining: marker).count
@@ -129,7 +74,7 @@ struct ReceiverTimeAndHookTests {
         let gone = Clock.monotonic() - seen
         #expect(gone < 4, "gone \(gone) s after it was first seen")
         #expect(gone > 1.5, "gone after \(gone) s: before its timeout?")
-        #expect(regions.process.isRunning, "regions goes on: \(regions.stderr)")
+        #expect(regions.isRunning, "regions goes on: \(regions.stderr)")
         #expect(pollUntil(2) { regions.stderr.contains("ran longer than --hook-timeout 2 s") }, "\(regions.stderr)")
     }
 }

@@ -186,9 +186,9 @@ struct ServeIntegrationTests {
         #expect(stalled >= 0)
         defer { close(stalled) }
         _ = pollUntil(2) { false }
-        let rssEarly = residentKilobytes(serve.process.processIdentifier)
+        let rssEarly = residentKilobytes(serve.pid)
         let text = readTCP(port: port, seconds: 10)
-        let rssLate = residentKilobytes(serve.process.processIdentifier)
+        let rssLate = residentKilobytes(serve.pid)
         #expect(serve.stop(timeout: 20) == 0, "\(serve.stderr)")
         let hdm = text.components(separatedBy: "\r\n").filter { $0.hasPrefix("$HCHDM,") }
         #expect(hdm.count >= 450, "50 Hz for 10 s to the reading client: \(hdm.count)")

@@ -73,13 +73,14 @@ struct ServeSerialTests {
         #expect(serve.stop(timeout: 10) == 0, "\(serve.stderr)")
     }
 
-    /// Two serial sinks on one port, and Signal K on a serial line: usage errors of the option parser.
+    /// Two serial sinks on one port, and Signal K on a serial line: usage errors of the option parser
+    /// (in process, through the dispatcher).
     /// (A path that is not a serial port is refused by the session: ServeRefusalsInProcessTests.)
     @Test("one port named twice, or Signal K on a serial line, is refused (64)")
     func serialUsageErrors() throws {
-        let twice = try runLodestone(["serve", "--simulate", "--nmea", "/dev/ttyUSB7", "--nmea", "serial:/dev/ttyUSB7?baud=9600"], timeout: 20)
+        let twice = try runInProcess(["serve", "--simulate", "--nmea", "/dev/ttyUSB7", "--nmea", "serial:/dev/ttyUSB7?baud=9600"])
         #expect(twice.status == 64, "\(twice.stderr)")
-        let signalK = try runLodestone(["serve", "--simulate", "--signalk", "serial:/dev/ttyUSB7"], timeout: 20)
+        let signalK = try runInProcess(["serve", "--simulate", "--signalk", "serial:/dev/ttyUSB7"])
         #expect(signalK.status == 64, "\(signalK.stderr)")
     }
 }

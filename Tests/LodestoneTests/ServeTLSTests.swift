@@ -107,12 +107,14 @@ struct ServeTLSTests {
         #expect(wrongCA.stderr.components(separatedBy: "does not verify").count == 2, "\(wrongCA.stderr)")
     }
 
-    /// TLS files for a plain mqtt:// URL: a usage error from the option parser. (Files that are not
+    /// TLS files for a plain mqtt:// URL: a usage error from the option parser, in process (the file
+    /// is never read, so it need not be a certificate). (Files that are not
     /// there or not PEM, and two passwords, are refused by the session: ServeTLSFilesInProcessTests.)
     @Test("TLS files with a plain mqtt:// URL are a usage error naming mqtts://")
     func tlsFilesNeedMQTTS() throws {
-        let certificates = try TestCertificates()
-        let plain = try runLodestone(Self.common + ["--mqtt", "mqtt://127.0.0.1/boat1", "--mqtt-ca", certificates.caCertificate], timeout: 20)
+        let harness = try SessionHarness("tls-usage")
+        let ca = try harness.file("ca.pem", "-----BEGIN CERTIFICATE-----\n")
+        let plain = try harness.lodestone(Self.common + ["--mqtt", "mqtt://127.0.0.1/boat1", "--mqtt-ca", ca])
         #expect(plain.status == 64 && plain.stderr.contains("mqtts://"), "\(plain.stderr)")
     }
 }

@@ -36,11 +36,11 @@ struct WatchCommandTests {
     }
 
     /// The usage error watch gives for `arguments` (parsed and read by its option groups), if any.
-    /// Only for arguments that must be refused: valid ones would run the command for real.
+    /// Only for arguments that must be refused: valid ones run the command (in process).
     func usageMessage(_ arguments: [String]) -> String? {
-        guard let command = Dispatcher.find("watch") else { return nil }
+        guard let command = Dispatcher.find("watch"), let harness = try? SessionHarness("watch-usage", deadline: 5) else { return nil }
         do {
-            _ = try command.run(try parseArguments(arguments, spec: command.spec))
+            _ = try command.run(try parseArguments(arguments, spec: command.spec), in: harness.context())
             return nil
         } catch {
             return (error as? UsageError)?.message
@@ -49,14 +49,14 @@ struct WatchCommandTests {
 
     @Test("bad arguments exit 64 with a message, before anything runs")
     func usage() throws {
-        #expect(Dispatcher.run(["watch", "--rate", "fast"]) == .usage)
+        #expect(try runInProcess(["watch", "--rate", "fast"]).status == 64)
         let rate = usageMessage(["--rate", "fast"])
         #expect(rate?.contains("--rate") == true, "\(rate ?? "no usage error")")
-        #expect(Dispatcher.run(["wach"]) == .usage)
+        #expect(try runInProcess(["wach"]).status == 64)
         #expect(Dispatcher.find("wach") == nil)
         let unknown = UsageError.unknownCommand("wach", suggestion: closestMatch(to: "wach", in: allCommands.map { $0.spec.name }))
         #expect(unknown.message.contains("did you mean 'watch'"), "\(unknown.message)")
-        #expect(Dispatcher.run(["watch", "--bogus"]) == .usage)
+        #expect(try runInProcess(["watch", "--bogus"]).status == 64)
     }
 
     @Test("--help and --version")

@@ -2,6 +2,7 @@ import Foundation
 import Platform
 @testable import Session
 import Testing
+import TestSupport
 
 /// What one session showed, as its command's process would: the exit status, standard output, and
 /// standard error with an error's message after "lodestone COMMAND: ", control characters removed

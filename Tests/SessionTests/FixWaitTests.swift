@@ -3,6 +3,7 @@ import Navigation
 import Platform
 @testable import Session
 import Testing
+import TestSupport
 
 /// The one rule for waiting on the first fix (`where`, `track`, `goto`, `regions`): a source never
 /// reached ends the wait within `GNSSProgress.refusedGrace`, a reached one without a fix waits

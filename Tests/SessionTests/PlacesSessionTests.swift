@@ -7,6 +7,7 @@ import Outputs
 import Platform
 @testable import Session
 import Testing
+import TestSupport
 
 /// `places`, `goto`, `regions` and `where`'s nearest place, in process on a manual clock.
 @Suite("places, goto, regions (in process)")

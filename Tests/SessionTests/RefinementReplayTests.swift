@@ -6,6 +6,7 @@ import Linear
 import Platform
 import Simulation
 @testable import Session
+import TestSupport
 
 /// `lodestone heading --from-file drive.csv --calibration old.json --refine --location LAT,LON` on
 /// simulated drives whose truth the test knows.

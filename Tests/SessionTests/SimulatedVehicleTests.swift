@@ -6,6 +6,7 @@ import Platform
 import Sensors
 import Simulation
 import Testing
+import TestSupport
 
 @Suite("simulated vehicles (watch --simulate --scenario)")
 struct SimulatedVehicleTests {

@@ -16,6 +16,13 @@ public struct RunResult {
     public var stdout: String
     public var stderr: String
     public var timedOut: Bool
+
+    public init(status: Int32, stdout: String, stderr: String, timedOut: Bool = false) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+        self.timedOut = timedOut
+    }
 }
 
 /// Runs `lodestone` with arguments, optional stdin, and a timeout after which it gets SIGTERM
@@ -34,52 +41,33 @@ public func executablePath(named name: String) -> String? {
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
-/// Runs any program as `runLodestone` runs the binary.
+/// Runs any program as `runLodestone` runs the binary (a `PipedChild`: a clean signal mask and
+/// default signal actions, its own process group).
 public func runProgram(_ path: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 20,
                        environment: [String: String] = [:], signalAfter: Double? = nil) throws -> RunResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     for (k, v) in environment { env[k] = v }
-    process.environment = env
-    let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
-    process.standardOutput = outPipe
-    process.standardError = errPipe
-    process.standardInput = inPipe
-    let outData = LockedData(), errData = LockedData()
-    outPipe.fileHandleForReading.readabilityHandler = { h in outData.append(h.availableData) }
-    errPipe.fileHandleForReading.readabilityHandler = { h in errData.append(h.availableData) }
-    try process.run()
-    if let stdin { inPipe.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try? inPipe.fileHandleForWriting.close()
+    let child = try PipedChild(path, arguments, environment: env, stdin: Data((stdin ?? "").utf8))
     let start = Date()
     var timedOut = false
     var signalled = false
-    while process.isRunning {
+    while child.isRunning {
         let elapsed = Date().timeIntervalSince(start)
         if let after = signalAfter, !signalled, elapsed >= after {
-            kill(process.processIdentifier, SIGTERM)
+            kill(child.pid, SIGTERM)
             signalled = true
         }
         if elapsed > timeout {
             timedOut = true
-            kill(process.processIdentifier, SIGTERM)
+            kill(child.pid, SIGTERM)
             Thread.sleep(forTimeInterval: 1)
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            if child.isRunning { kill(-child.pid, SIGKILL) }
             break
         }
         Thread.sleep(forTimeInterval: 0.02)
     }
-    process.waitUntilExit()
-    outPipe.fileHandleForReading.readabilityHandler = nil
-    errPipe.fileHandleForReading.readabilityHandler = nil
-    outData.append(outPipe.fileHandleForReading.readDataToEndOfFile())
-    errData.append(errPipe.fileHandleForReading.readDataToEndOfFile())
-    return RunResult(status: process.terminationStatus,
-                     stdout: String(decoding: outData.value, as: UTF8.self),
-                     stderr: String(decoding: errData.value, as: UTF8.self),
-                     timedOut: timedOut)
+    let status = child.wait()
+    return RunResult(status: status, stdout: child.stdout, stderr: child.stderr, timedOut: timedOut)
 }
 
 /// Thread-safe byte accumulator for pipe handlers.

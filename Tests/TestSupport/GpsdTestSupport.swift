@@ -46,6 +46,15 @@ public func bindLoopback(_ fd: Int32) -> UInt16 {
     return UInt16(bigEndian: address.sin_port)
 }
 
+/// A TCP socket listening on a free loopback port (close-on-exec): its descriptor and port.
+public func listenOnLoopback() throws -> (fd: Int32, port: UInt16) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.EIO) }
+    let port = bindLoopback(fd)
+    guard port != 0, listen(fd, 4) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+    return (fd, port)
+}
+
 /// True when something accepts TCP connections on 127.0.0.1:port.
 public func acceptsConnections(_ port: UInt16) -> Bool {
     let fd = connectLoopback(port)
@@ -133,9 +142,7 @@ public final class GpsFake {
 
 /// A program running in the background (in its own process group), its output collected as it comes.
 public final class BackgroundProcess {
-    public let process = Process()
-    private let out = LockedData(), err = LockedData()
-    private let outPipe = Pipe(), errPipe = Pipe()
+    private let child: PipedChild
 
     /// `lodestone` with these arguments.
     public convenience init(_ arguments: [String]) throws {
@@ -144,36 +151,22 @@ public final class BackgroundProcess {
 
     /// `environment`: variables added to (or replacing) this process's own.
     public init(executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
-        let out = self.out, err = self.err
-        outPipe.fileHandleForReading.readabilityHandler = { out.append($0.availableData) }
-        errPipe.fileHandleForReading.readabilityHandler = { err.append($0.availableData) }
-        try process.run()
+        child = try PipedChild(executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
-    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    deinit { if child.isRunning { kill(-child.pid, SIGKILL) } }
 
-    public var stdout: String { String(decoding: out.value, as: UTF8.self) }
-    public var stderr: String { String(decoding: err.value, as: UTF8.self) }
+    public var pid: pid_t { child.pid }
+    public var isRunning: Bool { child.isRunning }
+    public var stdout: String { child.stdout }
+    public var stderr: String { child.stderr }
 
-    /// Sends SIGTERM (or `signal`) and waits for the exit status (SIGKILL after `timeout`).
+    /// Sends SIGTERM (or `signal`) and waits for the exit status (SIGKILL to its group after `timeout`).
     @discardableResult
     public func stop(timeout: Double = 5, signal: Int32 = SIGTERM) -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, signal) }
-        if !pollUntil(timeout, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        outPipe.fileHandleForReading.readabilityHandler = nil
-        errPipe.fileHandleForReading.readabilityHandler = nil
-        out.append(outPipe.fileHandleForReading.readDataToEndOfFile())
-        err.append(errPipe.fileHandleForReading.readDataToEndOfFile())
-        return process.terminationStatus
+        if child.isRunning { kill(child.pid, signal) }
+        if !pollUntil(timeout, { !child.isRunning }) { kill(-child.pid, SIGKILL) }
+        return child.wait()
     }
 }
 
@@ -220,9 +213,7 @@ public func referenceEpochs(_ lines: [String]) -> [ReferenceEpoch] {
 
 /// Distinct TPV times with mode ≥ 2 in a .chk file.
 public func distinctFixTimes(chk: String) throws -> Int {
-    let text = try String(contentsOf: nmeaFolder.appendingPathComponent(chk), encoding: .utf8)
-    let lines = text.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasPrefix("{") }
-    return Set(referenceEpochs(lines).map(\.time)).count
+    Set(referenceEpochs(try gpsdReports(chk: chk)).map(\.time)).count
 }
 
 /// A loopback port held for the life of the value by a bound socket that does not listen: a client

@@ -19,9 +19,19 @@ public final class ScriptedEvents: ControlEventSource {
     /// that never ends on its own cannot hang a test.
     public var deadline: Double
 
+    /// While set, a wait first waits in real time for it to hold (see `hold(until:)`).
+    private var held: (condition: () -> Bool, timeout: Double)?
+
     public init(clock: ManualClock, deadline: Double = 3600) {
         self.clock = clock
         self.deadline = deadline
+    }
+
+    /// Keeps the clock where it is until `condition` holds (waiting in real time, at most `timeout`
+    /// seconds), then lets it run as before. For a session whose source is a real thread (the gpsd
+    /// client on a socket): the manual clock then cannot run ahead of what that thread delivers.
+    public func hold(until condition: @escaping () -> Bool, timeout: Double = 30) {
+        held = (condition, timeout)
     }
 
     /// Delivers `events` when the clock reaches `time`.
@@ -31,6 +41,11 @@ public final class ScriptedEvents: ControlEventSource {
     }
 
     public func wait(seconds: Double) -> ControlEvents {
+        if let (condition, timeout) = held {
+            let end = Clock.monotonic() + timeout
+            while !condition() && Clock.monotonic() < end { Clock.sleep(seconds: 0.001) }
+            held = nil
+        }
         waits += 1
         let asked = seconds.isFinite ? max(0, seconds) : 0
         longestWait = max(longestWait, asked)

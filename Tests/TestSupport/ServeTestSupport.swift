@@ -40,7 +40,7 @@ public final class MosquittoBroker {
     }
 
     public func waitUntilListening(timeout: Double = 15) -> Bool {
-        pollUntil(timeout) { acceptsConnections(port) || !process.process.isRunning } && process.process.isRunning
+        pollUntil(timeout) { acceptsConnections(port) || !process.isRunning } && process.isRunning
     }
 
     public func kill() { process.stop(timeout: 0, signal: SIGKILL) }

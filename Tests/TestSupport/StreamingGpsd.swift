@@ -21,12 +21,7 @@ public final class StreamingGpsd: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     public init(rate: Double, line: @escaping @Sendable (Int) -> String) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        let bound = bindLoopback(fd)
-        guard bound != 0, listen(fd, 4) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
-        listener = fd
-        port = bound
+        (listener, port) = try listenOnLoopback()
         let thread = Thread { [self] in
             serve(rate: rate, line: line)
             finished.signal()
@@ -60,17 +55,7 @@ public final class StreamingGpsd: @unchecked Sendable {
             guard let client = acceptClosingOnExec(listener, nonblocking: false) else { continue }
             defer { close(client) }
             // A client that stops reading holds a write at most a second (so `stop()` never hangs).
-            var limit = timeval(tv_sec: 1, tv_usec: 0)
-            setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-            guard send(client, [#"{"class":"VERSION","release":"3.25","rev":"3.25","proto_major":3,"proto_minor":15}"#]) else { continue }
-            // Its ?WATCH request (whatever it is), then the devices and the watch.
-            var q = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
-            if poll(&q, 1, 2000) > 0 {
-                var chunk = [UInt8](repeating: 0, count: 1024)
-                _ = read(client, &chunk, chunk.count)
-            }
-            guard send(client, [#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","driver":"u-blox"}]}"#,
-                                #"{"class":"WATCH","enable":true,"json":true}"#]) else { continue }
+            guard GpsdGreeting.greet(client, sendTimeout: 1) else { continue }
             let start = Clock.monotonic()
             let first = n
             while !isStopping {
@@ -92,21 +77,47 @@ public final class StreamingGpsd: @unchecked Sendable {
         }
     }
 
-    private func send(_ client: Int32, _ lines: [String]) -> Bool {
-        let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            offset += n
-        }
-        return true
-    }
+    private func send(_ client: Int32, _ lines: [String]) -> Bool { sendLines(client, lines) }
 
     /// A gpsd TPV report: a 3D fix at `time` (Unix seconds) with a horizontal error of `eph` metres.
     public static func tpv(time: Double, lat: Double, lon: Double, eph: Double = 3) -> String {
         #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"\#(ISO8601.format(time))","lat":\#(lat),"lon":\#(lon),"#
             + #""altMSL":12.5,"eph":\#(eph),"speed":0.0,"track":0.0}"#
     }
+}
+
+/// What a gpsd stand-in says before its reports: VERSION on connecting, DEVICES and WATCH once asked
+/// to watch.
+enum GpsdGreeting {
+    /// Greets a client that just connected, as gpsd does: VERSION, its ?WATCH request (whatever it
+    /// is), then DEVICES and WATCH. A write waits at most `sendTimeout` seconds. False when it is gone.
+    static func greet(_ client: Int32, sendTimeout: Int) -> Bool {
+        var limit = timeval(tv_sec: sendTimeout, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        guard sendLines(client, [version]) else { return false }
+        var q = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+        if poll(&q, 1, 2000) > 0 {
+            var chunk = [UInt8](repeating: 0, count: 1024)
+            _ = read(client, &chunk, chunk.count)
+        }
+        return sendLines(client, devicesAndWatch)
+    }
+
+    static let version = #"{"class":"VERSION","release":"3.25","rev":"3.25","proto_major":3,"proto_minor":15}"#
+    static let devicesAndWatch = [#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","driver":"u-blox"}]}"#,
+                                  #"{"class":"WATCH","enable":true,"json":true}"#]
+}
+
+/// Writes `lines`, each with a newline, to a socket (retrying short writes and EINTR, no SIGPIPE);
+/// false when the peer is gone.
+func sendLines(_ fd: Int32, _ lines: [String]) -> Bool {
+    let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return false }
+        offset += n
+    }
+    return true
 }

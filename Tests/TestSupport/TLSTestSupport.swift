@@ -15,20 +15,13 @@ public var tlsToolsPresent: Bool { opensslPath != nil && mosquittoPath != nil &&
 /// Runs a tool to its end; throws with its output when it fails.
 @discardableResult
 public func runTool(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let folder { process.currentDirectoryURL = folder }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
-    guard process.terminationStatus == 0 else {
-        throw NSError(domain: "runTool", code: Int(process.terminationStatus),
+    // In `folder`: through the shell's cd (posix_spawn has no portable working-folder action).
+    let child = try folder.map { try PipedChild("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", $0.path, executable] + arguments) }
+        ?? PipedChild(executable, arguments)
+    let status = child.wait()
+    let text = child.stdout + child.stderr
+    guard status == 0 else {
+        throw NSError(domain: "runTool", code: Int(status),
                       userInfo: [NSLocalizedDescriptionKey: "\(executable) \(arguments.joined(separator: " ")): \(text)"])
     }
     return text
@@ -125,7 +118,7 @@ public final class TLSMosquittoBroker {
     }
 
     public func waitUntilListening(timeout: Double = 15) -> Bool {
-        pollUntil(timeout) { acceptsConnections(port) || !process.process.isRunning } && process.process.isRunning
+        pollUntil(timeout) { acceptsConnections(port) || !process.isRunning } && process.isRunning
     }
 
     public func kill() { process.stop(timeout: 0, signal: SIGKILL) }

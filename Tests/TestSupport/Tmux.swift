@@ -88,10 +88,17 @@ public final class TmuxServer {
         return screens
     }
 
-    /// Ends the server and everything in it.
+    /// Ends the server and everything in it (once: later calls do nothing).
     public func kill() {
+        guard !killed else { return }
+        killed = true
         _ = try? run(["kill-server"])
     }
+
+    private var killed = false
+
+    /// A server whose test forgot its `defer { tmux.kill() }`, or threw before reaching it, ends too.
+    deinit { kill() }
 }
 
 /// A path quoted for a POSIX shell.

@@ -64,7 +64,7 @@ public func calibrateFromFile(_ request: CalibrationFileRequest, runtime: Runtim
     if let output, Files.same(output, path) {
         throw InvalidRequest("--output \(output) would overwrite the recording being calibrated; choose another file")
     }
-    let recording = try Recording.read(path: path)
+    let recording = try Recording.read(path: path, standardInput: runtime.standardInputPath)
     for bad in recording.badRows.prefix(10) {
         runtime.say("\(path) line \(bad.line): \(bad.reason); row skipped")
     }

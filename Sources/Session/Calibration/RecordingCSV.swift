@@ -64,10 +64,11 @@ public struct Recording: Sendable {
         }
     }
 
-    /// Reads the recording at `path` ("-": standard input), streaming. `requireTime`: the `t` column
-    /// must exist and every row needs a time (a row without one is a bad row like any other).
-    public static func read(path: String, requireTime: Bool = false) throws -> Recording {
-        var lines = try ChunkedLines(path: path == "-" ? "/dev/stdin" : path, maximumLineLength: maximumLineLength)
+    /// Reads the recording at `path` ("-": standard input, read through `standardInput`, the
+    /// session's `Runtime.standardInputPath`), streaming. `requireTime`: the `t` column must exist
+    /// and every row needs a time (a row without one is a bad row like any other).
+    public static func read(path: String, requireTime: Bool = false, standardInput: String = "/dev/stdin") throws -> Recording {
+        var lines = try ChunkedLines(path: path == "-" ? standardInput : path, maximumLineLength: maximumLineLength)
         if let size = lines.regularFileSize, size > maximumFileSize {
             throw RecordingError.tooLarge(path: path, bytes: size)
         }

@@ -122,7 +122,8 @@ public final class LiveSession {
         var (profile, description) = try loadProfile(for: source.info, explicitPath: request.calibrationPath,
                                                      simulated: source.isSimulated,
                                                      configFolder: runtime.environment.configFolder,
-                                                     home: runtime.environment.value("HOME"))
+                                                     home: runtime.environment.value("HOME"),
+                                                     standardInput: runtime.standardInputPath)
         // A simulated vehicle's compass was calibrated where it is mounted.
         if profile == nil, request.calibrationPath == nil, request.sensors.simulatesVehicle, let rig = source.rig,
            let exact = simulatedBoardCalibration(setup: rig.setup, sensor: profileIdentity(for: source.info, simulated: true),

@@ -163,7 +163,8 @@ public enum WatchSession {
         let (profile, description) = try loadProfile(for: source.info, explicitPath: request.calibrationPath,
                                                      simulated: source.isSimulated,
                                                      configFolder: runtime.environment.configFolder,
-                                                     home: runtime.environment.value("HOME"))
+                                                     home: runtime.environment.value("HOME"),
+                                                     standardInput: runtime.standardInputPath)
         guard let card = profile?.deviation, !card.corrections.isEmpty else {
             runtime.output.write("no deviation card for \(source.info.summary) (\(description)).\n"
                 + "Learn one while driving straight at over 2 m/s with a GNSS fix: lodestone watch --deviation learn\n")

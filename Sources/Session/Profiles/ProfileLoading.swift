@@ -32,7 +32,7 @@ public func profileIdentity(for info: SensorInfo, simulated: Bool) -> SensorIden
 /// let corrected = profile?.apply(sample.field) ?? sample.field
 /// ```
 public func loadProfile(for info: SensorInfo, explicitPath: String?, simulated: Bool, configFolder: String?,
-                        home: String?) throws -> (profile: CalibrationProfile?, description: String) {
+                        home: String?, standardInput: String = "/dev/stdin") throws -> (profile: CalibrationProfile?, description: String) {
     let identity = profileIdentity(for: info, simulated: simulated)
     let sensorName = simulated ? "the simulated \(info.chip.displayName)" : info.summary
     let store: ProfileStore
@@ -47,7 +47,7 @@ public func loadProfile(for info: SensorInfo, explicitPath: String?, simulated: 
         guard explicitPath == "-" || Files.exists(explicitPath) else {
             throw ProfileStoreError.unreadable(path: explicitPath, "no such file; check the path given to --calibration")
         }
-        let file = try store.loadAll()
+        let file = try store.loadAll(standardInput: standardInput)
         let chosen = file.profile(for: identity) ?? (file.profiles.count == 1 ? file.profiles[0] : nil)
         guard let chosen else {
             throw ProfileLoadingError.noProfile(path: explicitPath, sensor: identity,

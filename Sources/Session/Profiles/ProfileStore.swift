@@ -29,10 +29,11 @@ public struct ProfileStore: Sendable {
         }
     }
 
-    /// Every profile in the file (empty when the file does not exist).
-    public func loadAll() throws(ProfileStoreError) -> CalibrationProfileFile {
+    /// Every profile in the file (empty when the file does not exist). A path "-" is read through
+    /// `standardInput` (the session's `Runtime.standardInputPath`).
+    public func loadAll(standardInput: String = "/dev/stdin") throws(ProfileStoreError) -> CalibrationProfileFile {
         let text: String?
-        do { text = try Files.readTextIfPresent(path) } catch {
+        do { text = try Files.readTextIfPresent(path, standardInput: standardInput) } catch {
             if case .notRegular = error { throw .notAFile(path: path) }
             throw .unreadable(path: path, error.message)
         }

@@ -60,7 +60,7 @@ public struct HeadingReplay: Sendable {
         // counts) is applied before the unit conversion.
         let profile = loaded.flatMap { $0.inMicrotesla() }
         let inputProfile = profile == nil ? loaded : nil
-        let recording = try Recording.read(path: path, requireTime: true)
+        let recording = try Recording.read(path: path, requireTime: true, standardInput: runtime.standardInputPath)
         guard let times = recording.times, let timeTexts = recording.timeTexts else {
             throw RecordingError.missingTime(path: path, line: 1)
         }

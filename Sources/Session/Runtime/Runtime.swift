@@ -68,6 +68,10 @@ public struct Runtime {
         return runtime
     }
 
+    /// Standard input as a path, for the readers of "-" (a recording, a profile): the descriptor
+    /// `input` through /dev/fd, so a test's file given as `input` is what "-" reads.
+    public var standardInputPath: String { "/dev/fd/\(input)" }
+
     /// Standard output for a stream of updates that must never hold the live loop: bounded, lossy
     /// when the reader stalls (counted), failing for good on EPIPE or a write error.
     public func streamingOutput(limit: Int = BoundedOutput.defaultLimit) -> BoundedOutput {

@@ -23,7 +23,7 @@ enum AnalyzeCommand: Command {
         cannot be read or an output cannot be written.
         """)
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> ExitCode {
         guard let path = arguments.positionals.first else {
             throw UsageError.missingArgument("the log file to analyse (FILE.csv)", command: spec.name)
         }
@@ -31,6 +31,6 @@ enum AnalyzeCommand: Command {
             throw UsageError.unexpectedArgument(arguments.positionals[1], command: spec.name)
         }
         return try LogAnalysisQuery(path: path, svgPath: arguments.string(svg), gpxPath: arguments.string(gpx),
-                                    json: arguments.flag(json), units: try UnitsOption.system(arguments)).run(runtime: .system(command: spec.name, signals: false))
+                                    json: arguments.flag(json), units: try UnitsOption.system(arguments)).run(runtime: context.runtime(spec.name, signals: false))
     }
 }

@@ -64,9 +64,9 @@ enum CalibrateCommand: Command {
         support a calibration exits with status 65 and the reasons; see calibration/README.md.
         """)
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> ExitCode {
         if let path = arguments.string(fromFile) {
-            return try calibrateFromFile(arguments, path: path)
+            return try calibrateFromFile(arguments, path: path, in: context)
         }
         for option in [unit, force] where arguments.isPresent(option) {
             throw UsageError.conflict("--unit and --force only apply to --from-file")
@@ -82,9 +82,9 @@ enum CalibrateCommand: Command {
             }
             let request = RecordRequest(sensors: sensors, path: path,
                                         duration: try arguments.number(duration), simulationSpeed: speed)
-            return try recordRawSamples(request, runtime: .system(command: spec.name))
+            return try recordRawSamples(request, runtime: context.runtime(spec.name))
         }
-        let runtime = Runtime.system(command: spec.name)
+        let runtime = context.runtime(spec.name)
         let request = WizardRequest(
             sensors: sensors, simulationSpeed: speed, place: try place(arguments, runtime: runtime),
             output: arguments.string(output), saveWithoutAsking: arguments.flag(yes),
@@ -95,12 +95,12 @@ enum CalibrateCommand: Command {
     }
 
     /// `calibrate --from-file`: fits a recording; no sensor is read.
-    private static func calibrateFromFile(_ arguments: ParsedArguments, path: String) throws -> ExitCode {
+    private static func calibrateFromFile(_ arguments: ParsedArguments, path: String, in context: CommandContext) throws -> ExitCode {
         for option in [SensorOptions.simulate, record, align, accel, yes, bearing, simSpeed, SensorOptions.orientation,
                        SensorOptions.accelerometer, duration] where arguments.isPresent(option) {
             throw UsageError.conflict("--\(option.name) cannot be used with --from-file (it fits a recording; no sensor is read)")
         }
-        let runtime = Runtime.system(command: spec.name, signals: false)
+        let runtime = context.runtime(spec.name, signals: false)
         let identity = SensorIdentity(chip: arguments.string(SensorOptions.sensor).map(sanitize) ?? CalibrationFileRequest.recordingChip,
                                       bus: try arguments.integer(SensorOptions.bus),
                                       address: try arguments.int(SensorOptions.address, in: 0...0x7F))

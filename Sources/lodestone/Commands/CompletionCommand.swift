@@ -16,7 +16,7 @@ enum CompletionCommand: Command {
           lodestone completion fish > ~/.config/fish/completions/lodestone.fish
         """)
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> ExitCode {
         let names = CompletionShell.allCases.map(\.rawValue)
         guard let name = arguments.positionals.first else {
             throw UsageError.missingArgument("the shell: " + names.joined(separator: ", "), command: spec.name)
@@ -25,7 +25,7 @@ enum CompletionCommand: Command {
             throw UsageError.conflict("unknown shell '\(name)': expected " + names.joined(separator: ", ")
                 + "\nsee 'lodestone completion --help'")
         }
-        StandardOutput().write(completionScript(for: lodestoneInterface, shell: shell))
+        context.output.write(completionScript(for: lodestoneInterface, shell: shell))
         return .success
     }
 }

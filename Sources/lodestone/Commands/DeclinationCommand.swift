@@ -28,8 +28,8 @@ enum DeclinationCommand: Command {
           printf '2026.5,-33.87,151.2,0\\n' | lodestone declination --csv
         """)
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-        let runtime = Runtime.system(command: spec.name, signals: false)
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> ExitCode {
+        let runtime = context.runtime(spec.name, signals: false)
         let allow = arguments.flag(allowExtrapolation)
         if arguments.flag(csv) {
             for option in [lat, lon, date, year, heightKm, json] where arguments.isPresent(option) {

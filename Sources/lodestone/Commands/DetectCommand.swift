@@ -23,7 +23,7 @@ enum DetectCommand: Command {
           lodestone detect --simulate --sensor lis2mdl
         """)
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> ExitCode {
         let number = try arguments.integer(SensorOptions.bus)
         let simulate = arguments.flag(SensorOptions.simulate)
         if simulate {
@@ -36,6 +36,6 @@ enum DetectCommand: Command {
         }
         let simulation = simulate ? try SensorOptions(arguments).selection : nil
         return try DetectionQuery(bus: number, simulation: simulation, json: arguments.flag(json))
-            .run(runtime: .system(command: spec.name, signals: false))
+            .run(runtime: context.runtime(spec.name, signals: false))
     }
 }

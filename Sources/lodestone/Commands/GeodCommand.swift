@@ -25,8 +25,8 @@ enum GeodCommand: Command {
           printf 'lat1_deg,lon1_deg,lat2_deg,lon2_deg\\n0,0,1,1\\n' | lodestone geod --inverse --csv
         """)
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-        let runtime = Runtime.system(command: spec.name, signals: false)
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> ExitCode {
+        let runtime = context.runtime(spec.name, signals: false)
         let inverse = arguments.flag(Self.inverse)
         if arguments.flag(csv) {
             guard arguments.positionals.isEmpty else {

@@ -38,11 +38,11 @@ enum GotoCommand: Command {
         The arrival is said on stderr when within the radius.
         """)
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> ExitCode {
         guard let target = arguments.positionals.first, !Substring(target).trimmingSpaces.isEmpty else {
             throw UsageError.missingArgument("a TARGET: LAT,LON or a place name", command: spec.name)
         }
-        let runtime = Runtime.system(command: spec.name)
+        let runtime = context.runtime(spec.name)
         let userPlaces = try PlacesStore(environment: runtime.environment)?.load() ?? []
         let (destination, description) = try DestinationLookup.resolve(
             target, radius: try arguments.number(radius), userPlaces: userPlaces)

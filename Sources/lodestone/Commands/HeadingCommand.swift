@@ -47,7 +47,7 @@ enum HeadingCommand: Command {
           lodestone heading --from-file raw.csv --calibration profile.json --location -33.87,151.21 --year 2026.5
         """)
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> ExitCode {
         guard let path = arguments.string(fromFile) else {
             throw UsageError.missingArgument("--from-file FILE", command: spec.name)
         }
@@ -57,6 +57,6 @@ enum HeadingCommand: Command {
                                    year: try arguments.number(year), unit: unitName, json: json,
                                    settings: try HeadingOptions(arguments).settings,
                                    residualMicrotesla: try arguments.number(residual))
-        return try replay.run(runtime: .system(command: spec.name, signals: false))
+        return try replay.run(runtime: context.runtime(spec.name, signals: false))
     }
 }

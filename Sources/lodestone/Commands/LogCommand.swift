@@ -29,7 +29,7 @@ enum LogCommand: Command {
         the rows already written stay valid.
         """)
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> ExitCode {
         guard let file = try LogFileOptions(arguments).file else {
             throw UsageError.missingArgument("--output FILE.csv", command: spec.name)
         }
@@ -40,13 +40,13 @@ enum LogCommand: Command {
         var live = LiveRequest(sensors: try SensorOptions(arguments).selection,
                                calibrationPath: arguments.string(CalibrationFileOption.calibration),
                                heading: heading.settings, gnss: try LiveGNSSOptions(arguments).choice, distanceFilter: 0)
-        live.regions = try RegionOptions.regions(arguments)
+        live.regions = try RegionOptions.regions(arguments, environment: context.environment)
         let request = LogRequest(
             live: live,
             file: file, rate: try arguments.numberValue(rate),
             duration: try DurationOption.seconds(arguments))
         // A file-size limit must end in a write error (exit 74), not kill the process.
         signal(SIGXFSZ, SIG_IGN)
-        return try LogRecording.run(request, runtime: .system(command: spec.name))
+        return try LogRecording.run(request, runtime: context.runtime(spec.name))
     }
 }

@@ -41,7 +41,7 @@ enum PlacesCommand: Command {
 
     static let actions = ["near", "find", "add", "list", "remove"]
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> ExitCode {
         guard let action = arguments.positionals.first else {
             throw UsageError.missingArgument("an action: " + actions.joined(separator: ", "), command: spec.name)
         }
@@ -95,6 +95,6 @@ enum PlacesCommand: Command {
         let query = PlacesQuery(action: placesAction, json: arguments.flag(json),
                                 language: try LanguageOption.language(arguments),
                                 units: try UnitsOption.system(arguments))
-        return try query.run(runtime: .system(command: spec.name, signals: false))
+        return try query.run(runtime: context.runtime(spec.name, signals: false))
     }
 }

@@ -41,9 +41,9 @@ enum RegionsCommand: Command {
         running when lodestone exits are ended the same way.
         """)
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-        let runtime = Runtime.system(command: spec.name)
-        var regions = try RegionOptions.regions(arguments)
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> ExitCode {
+        let runtime = context.runtime(spec.name)
+        var regions = try RegionOptions.regions(arguments, environment: context.environment)
         if regions.isEmpty {
             let places = try PlacesStore(environment: runtime.environment)?.load() ?? []
             regions = try places.map { p throws -> Region in

@@ -45,7 +45,7 @@ enum ServeCommand: Command {
           gpsd -N -n -S 2947 tcp://127.0.0.1:10110               # gpsd reads the true heading (ATT)
         """)
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> ExitCode {
         let heading = try HeadingOptions(arguments)
         if heading.showDeviation {
             throw UsageError.invalidValue(option: HeadingOptions.deviation.name, value: "show",
@@ -55,7 +55,7 @@ enum ServeCommand: Command {
         var live = LiveRequest(sensors: try SensorOptions(arguments).selection,
                                calibrationPath: arguments.string(CalibrationFileOption.calibration),
                                heading: heading.settings, gnss: try LiveGNSSOptions(arguments).choice, distanceFilter: 5)
-        live.regions = try RegionOptions.regions(arguments)
+        live.regions = try RegionOptions.regions(arguments, environment: context.environment)
         var request = ServeRequest(live: live, rate: try arguments.numberValue(rate),
                                    duration: try DurationOption.seconds(arguments), nmea: sinks.nmea,
                                    signalK: sinks.signalK, json: sinks.json, mqtt: sinks.mqtt, talker: sinks.talker)
@@ -64,7 +64,7 @@ enum ServeCommand: Command {
         // A broken pipe on --json - is a closed consumer, not a reason to die.
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
-        let runtime = Runtime.system(command: spec.name)
+        let runtime = context.runtime(spec.name)
         try ServeSession.run(request, runtime: runtime)
         return .success
     }

@@ -43,7 +43,7 @@ enum TrackCommand: Command {
         Ctrl-C or SIGTERM stops it cleanly (exit 0).
         """)
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> ExitCode {
         let outputFormat = try arguments.chosen(format, as: TrackOutput.Format.self)
         let bearingStyle = try arguments.chosen(style, as: DirectionStyle.self).bearingStyle
         let request = TrackRequest(
@@ -55,6 +55,6 @@ enum TrackCommand: Command {
             duration: try DurationOption.seconds(arguments),
             count: try arguments.integer(count), units: try UnitsOption.system(arguments),
             timeout: try GNSSOptions.timeout(arguments))
-        return try TrackSession.run(request, runtime: .system(command: spec.name))
+        return try TrackSession.run(request, runtime: context.runtime(spec.name))
     }
 }

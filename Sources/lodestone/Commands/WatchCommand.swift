@@ -43,16 +43,16 @@ enum WatchCommand: Command {
           lodestone watch --location -33.87,151.21 --once
         """)
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> ExitCode {
         let requestedRate = try arguments.number(rate)
         let language = try LanguageOption.language(arguments)
         let heading = try HeadingOptions(arguments)
         var live = LiveRequest(sensors: try SensorOptions(arguments).selection,
                                calibrationPath: arguments.string(CalibrationFileOption.calibration),
                                heading: heading.settings, gnss: try LiveGNSSOptions(arguments).choice, distanceFilter: 5)
-        live.regions = try RegionOptions.regions(arguments)
+        live.regions = try RegionOptions.regions(arguments, environment: context.environment)
         if heading.showDeviation {
-            return try WatchSession.showDeviationCard(live, runtime: .system(command: spec.name, signals: false))
+            return try WatchSession.showDeviationCard(live, runtime: context.runtime(spec.name, signals: false))
         }
         let logFile = arguments.string(log).map { LogSession.Options(path: $0) }
         if logFile?.path.isEmpty == true {
@@ -68,7 +68,7 @@ enum WatchCommand: Command {
                                    log: logFile, ascii: arguments.flag(ascii), language: language,
                                    units: try UnitsOption.system(arguments), json: arguments.flag(json))
         request.duration = try DurationOption.seconds(arguments)
-        let runtime = Runtime.system(command: spec.name)
+        let runtime = context.runtime(spec.name)
         if let target = arguments.string(goto) {
             let userPlaces = try PlacesStore(environment: runtime.environment)?.load() ?? []
             request.destination = try DestinationLookup.resolve(target, radius: nil, userPlaces: userPlaces).0

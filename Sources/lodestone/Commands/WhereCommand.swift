@@ -32,13 +32,13 @@ enum WhereCommand: Command {
         error) and exits 69.
         """)
 
-    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws -> ExitCode {
         let query = WhereQuery(source: try GNSSSourceOptions(arguments).choice,
                                timeout: try arguments.numberValue(timeout),
                                maximumHorizontalError: try GNSSOptions.maximumError(arguments),
                                minimumMode: try GNSSOptions.minimumMode(arguments), json: arguments.flag(json),
                                units: try UnitsOption.system(arguments),
                                language: try LanguageOption.language(arguments))
-        return try query.run(runtime: .system(command: spec.name))
+        return try query.run(runtime: context.runtime(spec.name))
     }
 }

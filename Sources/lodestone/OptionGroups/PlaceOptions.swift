@@ -38,7 +38,7 @@ enum RegionOptions {
 
     /// The regions given, parsed and validated; a bare NAME is the saved place of that name
     /// (its radius), from `places` (the environment's places file).
-    static func regions(_ arguments: ParsedArguments, environment: EnvironmentValues = .process) throws -> [Region] {
+    static func regions(_ arguments: ParsedArguments, environment: EnvironmentValues) throws -> [Region] {
         var regions: [Region] = []
         var saved: [UserPlace]?
         for text in arguments.strings(region) {
