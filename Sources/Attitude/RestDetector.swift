@@ -56,6 +56,7 @@ public struct RestDetector: Sendable {
 
     /// Variance (°/s)² per axis of `averageGyro` as a measurement of the bias: white gyro noise
     /// averaged over the window, plus the residual rotation a still body may have.
+    @inline(__always)
     public func measurementVariance(_ settings: AttitudeSettings) -> Double {
         let n = settings.gyroNoiseDensity, r = settings.restResidualRate
         return n * n / max(restDuration, 1e-3) + r * r
@@ -66,6 +67,7 @@ public struct RestDetector: Sendable {
     /// and by the noise of reading it from two averaged fields (`fieldTurnNoise`, degrees²), over
     /// the window's duration. The turn is not taken out of the mean: a noisy field would then move
     /// the bias. Without a field, as about the other axes.
+    @inline(__always)
     public func verticalMeasurementVariance(_ settings: AttitudeSettings, fieldTurnNoise: Double) -> Double {
         guard let (a, b) = fieldsAcrossGravity() else { return measurementVariance(settings) }
         let turn = atan2(a.cross(b).norm, a.dot(b)) * degreesPerRadian
