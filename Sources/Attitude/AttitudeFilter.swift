@@ -138,7 +138,9 @@ public struct AttitudeFilter: Sendable {
         accuracy.setBiasUncertainty(tilt: keptBiasUncertainty.0, heading: keptBiasUncertainty.1)
     }
 
-    /// The orientation as of the last update.
+    /// The orientation as of the last update. (Inlined into `updatedEstimate`, which a filter kept
+    /// in an optional was otherwise copied, 2.7 kB, to call.)
+    @inline(__always)
     public var estimate: AttitudeEstimate {
         let q = composed
         let angles = AttitudeEstimate.angles(of: q, pitchLimit: settings.headingPitchLimit)
