@@ -62,7 +62,9 @@ public struct AttitudeFilter: Sendable {
     private var tiltInitialised = false
     private var headingInitialised = false
     private let tuning: FilterTuning
-    private var gains = StepGains()
+    private var stepGains = StepGains()
+    /// This sample period's gains.
+    @inline(__always) private var gains: PeriodGains { stepGains.current }
     private var rejectionDuration = 0.0
     private var rejectionHold = 0.0
     private var recoveringTilt = false
@@ -136,7 +138,9 @@ public struct AttitudeFilter: Sendable {
         accuracy.setBiasUncertainty(tilt: keptBiasUncertainty.0, heading: keptBiasUncertainty.1)
     }
 
-    /// The orientation as of the last update.
+    /// The orientation as of the last update. (Inlined into `updatedEstimate`, which a filter kept
+    /// in an optional was otherwise copied, 2.7 kB, to call.)
+    @inline(__always)
     public var estimate: AttitudeEstimate {
         let q = composed
         let angles = AttitudeEstimate.angles(of: q, pitchLimit: settings.headingPitchLimit)
@@ -208,7 +212,7 @@ public struct AttitudeFilter: Sendable {
         }
         if time.isFinite, time > (lastTime ?? -.infinity) { lastTime = time }
         elapsed += dt
-        gains.update(dt: dt, tuning: tuning)
+        if !stepGains.take(dt: dt) { stepGains.add(PeriodGains(dt: dt, tuning: tuning)) }
         flags = []
 
         let gyro = gyroscope.flatMap { $0.isFinite && $0.squaredNorm < 1e10 ? $0 : nil }
@@ -313,18 +317,23 @@ public struct AttitudeFilter: Sendable {
     /// σ·√(τₐ / 2τ). Their sum is least at τ = ∛(σ²·τₐ / (4 r²)). The drift rate r comes from the
     /// rotation (scale and integration errors per degree turned, `FilterTuning.rotationDrift`) and
     /// the tilt bias's uncertainty; σ² from the specific force's measured scatter about the vertical.
-    private func gravityTimeConstant() -> Double {
-        let rate = tiltDriftRateSquare
-        let scatter = max(tuning.tiltNoiseSquare,
-                          0.5 * (accuracy.rollResidualMeanSquare + accuracy.pitchResidualMeanSquare))
+    /// (Worked out from the values it needs, not from the filter: a method reading the whole filter
+    /// made the optimiser copy it, 2.7 kB, each time.)
+    private static func gravityTimeConstant(driftRateSquare rate: Double, scatter: Double, correlationTime: Double,
+                                            tuning: borrowing FilterTuning) -> Double {
         guard rate > 0 else { return tuning.gravityLongest }
-        let tau = cbrt(scatter * settings.accelerationCorrelationTime / (4 * rate))
+        let cube = scatter * correlationTime / (4 * rate)
+        // Beyond a bound's cube, by a margin far above the cube root's rounding, the bound is the answer
+        // the cube root would give: no cube root.
+        if cube >= tuning.gravityLongestCube { return tuning.gravityLongest }
+        if cube <= tuning.gravityShortestCube { return tuning.gravityShortest }
+        let tau = cbrt(cube)
         return tau.isFinite ? min(tuning.gravityLongest, max(tuning.gravityShortest, tau)) : tuning.gravityLongest
     }
 
     /// How fast the gyro may be tilting the strapdown frame now ((°/s)²): the scale and integration
     /// errors of the rotation, and the tilt bias's uncertainty.
-    private var tiltDriftRateSquare: Double {
+    @inline(__always) private var tiltDriftRateSquare: Double {
         let drift = tuning.rotationDrift * rotationSpeed
         return drift * drift + accuracy.tiltBiasVariance
     }
@@ -372,9 +381,22 @@ public struct AttitudeFilter: Sendable {
         // read as a lasting lean and lock the bias out of ever being learned.
         let biasUncertainty = accuracy.tiltBiasUncertainty
         let biasLean = biasUncertainty * tuning.biasLeanSpan
-        let tolerance = biasLean > settings.accelerationRejectionDegrees
-            ? tan(min(60, biasLean) * radiansPerDegree) : tuning.rejectionTangent
-        let leans = lateral > tolerance * shortAverage.dot(referenceAverage)
+        let shortAlong = shortAverage.dot(referenceAverage)
+        let leans: Bool
+        if biasLean > settings.accelerationRejectionDegrees {
+            let angle = min(60, biasLean) * radiansPerDegree
+            // tan θ lies between θ and θ / (1 − θ²/2) (θ ≤ 60°): a lean outside them, by a margin far
+            // beyond rounding, is decided without the tangent, as the tangent would decide it.
+            if shortAlong > 0 && lateral < angle * shortAlong * (1 - 1e-9) {
+                leans = false
+            } else if shortAlong > 0 && lateral > angle / (1 - 0.5 * angle * angle) * shortAlong * (1 + 1e-9) {
+                leans = true
+            } else {
+                leans = lateral > tan(angle) * shortAlong
+            }
+        } else {
+            leans = lateral > tuning.rejectionTangent * shortAlong
+        }
         // The angle between this sample's specific force and the vertical, about the body's roll
         // and pitch axes, as sines (enough for the accuracy model's scatter): the horizontal part
         // of the specific force along the body's x axis tilts the pitch, across it the roll.
@@ -413,7 +435,10 @@ public struct AttitudeFilter: Sendable {
         // Gravity's time constant moves with averages of seconds: worked out again every few samples
         // (with its gains for this period), not per sample.
         if adaptiveGravity.countdown <= 0 || adaptiveGravity.dt != dt {
-            let tau = gravityTimeConstant()
+            let scatter = max(tuning.tiltNoiseSquare,
+                              0.5 * (accuracy.rollResidualMeanSquare + accuracy.pitchResidualMeanSquare))
+            let tau = Self.gravityTimeConstant(driftRateSquare: tiltDriftRateSquare, scatter: scatter,
+                                               correlationTime: settings.accelerationCorrelationTime, tuning: tuning)
             adaptiveGravity = (tau, lowPassGain(dt: dt, tau: tau), lowPassGain(dt: dt, tau: tau / 2), dt, 8)
         }
         adaptiveGravity.countdown -= 1

@@ -41,6 +41,10 @@ struct FilterTuning: Sendable {
     /// Bounds of gravity's time constant (s).
     let gravityShortest: Double
     let gravityLongest: Double
+    /// Their cubes, with a margin of 1e-9 outwards (or ∓∞ for a bound that is not positive): beyond
+    /// them the bound is the time constant without a cube root.
+    let gravityShortestCube: Double
+    let gravityLongestCube: Double
 
     init(_ s: AttitudeSettings) {
         netRate = LowPass(tau: s.netRateTimeConstant)
@@ -71,13 +75,54 @@ struct FilterTuning: Sendable {
         gravityLongest = s.accelerationTimeConstant
         gravityShortest = min(s.accelerationTimeConstant,
                               max(s.accelerationMinimumTimeConstant, s.motionBiasInitialTimeConstant / 4))
+        gravityShortestCube = gravityShortest > 0 ? gravityShortest * gravityShortest * gravityShortest * (1 - 1e-9) : -.infinity
+        gravityLongestCube = gravityLongest > 0 ? gravityLongest * gravityLongest * gravityLongest * (1 + 1e-9) : .infinity
     }
 }
 
 /// The gains of one sample period, kept while the period stays the same (to 1e-12 of itself, so
 /// that reusing them changes no result) and worked out again when it changes: a steady sample rate
 /// costs no gain at all, a jittering clock a multiplication and a series per gain.
+///
+/// The gains of the last few periods are kept too (`recent`): times read from a file or a clock
+/// as large doubles make the same nominal period come out as two or three values a rounding error
+/// apart, further apart than 1e-12 of it once the times pass a few hundred seconds, so the period
+/// alternates between them. Each is looked up exactly, so taking its gains from there gives
+/// bit for bit what working them out again would.
 struct StepGains: Sendable {
+    /// The gains for the period `dt` now in use.
+    private(set) var current = PeriodGains()
+    private var recent = (PeriodGains(), PeriodGains(), PeriodGains(), PeriodGains())
+    private var next = 0
+
+    init() {}
+
+    /// Brings the gains to the period `dt` (s) when they are for it already, or were for one of the
+    /// last few periods; false when they must be worked out (`add`).
+    @inline(__always) mutating func take(dt step: Double) -> Bool {
+        if abs(step - current.dt) <= 1e-12 * step { return true }
+        if step == recent.0.dt { current = recent.0; return true }
+        if step == recent.1.dt { current = recent.1; return true }
+        if step == recent.2.dt { current = recent.2; return true }
+        if step == recent.3.dt { current = recent.3; return true }
+        return false
+    }
+
+    /// Makes `gains` the current ones, and keeps them in place of the oldest kept.
+    mutating func add(_ gains: PeriodGains) {
+        current = gains
+        switch next {
+        case 0: recent.0 = gains
+        case 1: recent.1 = gains
+        case 2: recent.2 = gains
+        default: recent.3 = gains
+        }
+        next = (next + 1) & 3
+    }
+}
+
+/// The gains of one sample period `dt`, each over its time constant (`FilterTuning`).
+struct PeriodGains: Sendable {
     private(set) var dt = -1.0
     private(set) var netRate = 0.0
     private(set) var rejection = 0.0
@@ -99,11 +144,10 @@ struct StepGains: Sendable {
     /// The accelerometer's tilt noise per sample (degrees²).
     private(set) var tiltNoise = 0.0
 
+    /// No period yet (`dt` −1: no step matches it).
     init() {}
 
-    /// Brings the gains to the period `dt` (s), unless they are for it already.
-    @inline(__always) mutating func update(dt step: Double, tuning t: FilterTuning) {
-        if abs(step - dt) <= 1e-12 * step { return }
+    init(dt step: Double, tuning t: FilterTuning) {
         dt = step
         netRate = t.netRate.gain(step)
         rejection = t.rejection.gain(step)

@@ -60,6 +60,7 @@ public struct RestDetector: Sendable {
 
     /// Variance (°/s)² per axis of `averageGyro` as a measurement of the bias: white gyro noise
     /// averaged over the window, plus the residual rotation a still body may have.
+    @inline(__always)
     public func measurementVariance(_ settings: AttitudeSettings) -> Double {
         let n = settings.gyroNoiseDensity, r = settings.restResidualRate
         return n * n / max(restDuration, 1e-3) + r * r
@@ -71,6 +72,7 @@ public struct RestDetector: Sendable {
     /// the window's duration. The turn is not taken out of the mean: a still field also drifts
     /// (BROAD's lab by 0.1 °/s at rest, by 0.3 °/s beside a magnet), and that would then move the
     /// bias. Without a field, as about the other axes.
+    @inline(__always)
     public func verticalMeasurementVariance(_ settings: AttitudeSettings) -> Double {
         guard let (a, b) = fieldsAcrossGravity() else { return measurementVariance(settings) }
         let turn = atan2(a.cross(b).norm, a.dot(b)) * degreesPerRadian

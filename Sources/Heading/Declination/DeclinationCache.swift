@@ -57,10 +57,12 @@ public struct DeclinationCache: Sendable {
         guard latitude.isFinite, longitude.isFinite, wall.isFinite, abs(latitude) <= 90 else {
             return cached.map { CachedField(field: $0, stale: true) }
         }
+        // The same position is 0 m away: no distance (and its cosine) per sample.
         if let c = cached,
            abs(wall - cachedWall) <= refreshSeconds,
-           Self.distance(latitude: cachedLatitude, longitude: cachedLongitude,
-                         toLatitude: latitude, longitude: longitude) <= refreshDistanceMeters {
+           (latitude == cachedLatitude && longitude == cachedLongitude && refreshDistanceMeters >= 0)
+            || Self.distance(latitude: cachedLatitude, longitude: cachedLongitude,
+                             toLatitude: latitude, longitude: longitude) <= refreshDistanceMeters {
             return CachedField(field: c, stale: false)
         }
         // A refresh is due. Do not hammer a failing provider.

@@ -167,7 +167,9 @@ public struct HeadingFilter: Sendable {
 }
 
 extension HeadingFilter {
-    /// The declination (east positive) and its 1σ uncertainty, from the source in use.
+    /// The declination (east positive) and its 1σ uncertainty, from the source in use. (Inlined:
+    /// called, it was handed a copy of the whole filter, 4 kB, per sample.)
+    @inline(__always)
     func declinationNow(expected: ExpectedField?) -> (declination: Double?, uncertainty: Double) {
         switch declinationSource {
         case let .manual(d):

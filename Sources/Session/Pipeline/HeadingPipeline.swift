@@ -59,6 +59,8 @@ public final class HeadingPipeline {
     /// The calibration's field error before any refinement (µT), for the accuracy.
     public let baseResidualMicrotesla: Double
     private var refinerReference: ExpectedField?
+    /// Whether there is a refiner (set once: asking the optional copies the refiner, 0.8 kB, per sample).
+    private let refines: Bool
     private var narrator = RefinementNarrator()
 
     public init(_ setup: PipelineSetup) {
@@ -90,6 +92,7 @@ public final class HeadingPipeline {
             if config.deviationMode != .off { settings.maximumSoftIronUncertainty = nil }
             return HardIronRefiner(settings: settings)
         }
+        refines = refiner != nil
         correction = HeadingPipeline.correction(profile: profile, orientation: setup.orientation,
                                                 userOrientation: setup.orientationGiven)
     }
@@ -134,14 +137,15 @@ public final class HeadingPipeline {
             rotationRate = rotationRate.map { correction * $0 }
         }
         let calibrated = magnetic
-        if let refiner { magnetic = refiner.correct(magnetic) }
+        if refines, let refiner { magnetic = refiner.correct(magnetic) }
         lastCalibrated = magnetic
-        guard var e = filter.update(sample: CalibratedSample(monotonic: monotonic, wall: wall, magnetic: magnetic,
+        guard let e = filter.update(sample: CalibratedSample(monotonic: monotonic, wall: wall, magnetic: magnetic,
                                                              acceleration: acceleration, rotationRate: rotationRate))
         else { return nil }
-        if refiner != nil { refine(e: &e, calibrated: calibrated, rotationRate: rotationRate, wall: wall) }
+        // Into the stored estimate, refined there: an estimate is 0.3 kB, each copy counts per sample.
         estimate = e
-        return e
+        if refines { refine(e: &estimate!, calibrated: calibrated, rotationRate: rotationRate, wall: wall) }
+        return estimate
     }
 
     /// Feeds the background refinement one sample (the calibrated field before its offset), keeps the
