@@ -15,6 +15,12 @@
 // - `live.simulator_sample`: the simulator's own share, per sample: the emulated chips and world
 //   model read through the reader on a manual clock (no waiting, no pipeline). On a Pi this is an
 //   I²C transaction instead.
+// - `live.wake_floor_50hz`, `live.wake_floor_100hz`: a bare wake-up (a timed `sigtimedwait`, as
+//   the loop sleeps) at that rate with nothing done: the least an update or a row can cost here.
+// - `live.serve_sink.nmea_tcp`, `.signalk_udp`, `.json_file`, `.mqtt`: serve at 50 Hz with that sink
+//   alone; the sink's cost is its us_per_update less `live.loop_50hz`'s.
+// - `live.budget`: the goals in µs per update (serve: 1 % at 50 Hz is 200 µs; log: 0.5 % at 100 Hz is
+//   50 µs) beside the wake-up, the loop alone, each sink and the whole, from the runs above.
 // CPU is the process's user + system time over the run (every thread: libmosquitto's too), less the
 // consumer thread's own; "% of a core" is that over the run's wall time. The simulated sensor's
 // emulated chip is part of it (on a Pi the I²C reads cost syscalls instead). LODESTONE_LIVE_SECONDS
@@ -204,23 +210,62 @@ private func measureLive(_ body: () throws -> Int, less extra: () -> Double = { 
 }
 
 func runLiveBenchmarks() {
-    benchLoopAlone()
+    let floor50 = benchWakeFloor(rate: 50)
+    let floor100 = benchWakeFloor(rate: 100)
+    let loop = benchLoopAlone()
     benchSimulatorPerSample()
-    benchServeLive()
+    let serve = benchServeLive()
+    // The cost of each sink as serve runs it: serve at 50 Hz with that sink alone, less the loop alone.
+    var sinks: [(String, Double)] = []
+    for sink in ServeSinkChoice.allCases {
+        if let us = benchServeLive(only: sink) { sinks.append((sink.rawValue, us)) }
+    }
     benchLogLive(rate: 50, goal: nil)
-    benchLogLive(rate: 100, goal: 0.5)
+    let log = benchLogLive(rate: 100, goal: 0.5)
     benchServeResidentMemory()
     benchLogBinary()
+    reportBudget(floor50: floor50, floor100: floor100, loop: loop, serve: serve, sinks: sinks, log: log)
 }
 
-private func benchLoopAlone() {
-    guard report.shouldRun("live.loop_50hz") else { return }
+/// The sinks of `live.serve_50hz`, each measured alone (`live.serve_sink.NAME`).
+private enum ServeSinkChoice: String, CaseIterable {
+    case nmea_tcp, signalk_udp, json_file, mqtt
+}
+
+/// `live.wake_floor_NHz`: a bare wake-up, as the loop sleeps (a timed `sigtimedwait` on the blocked
+/// stop signals, through `SignalWatcher`), at `rate` a second with nothing done: the CPU no
+/// update can cost less than on this machine. Returns µs per wake-up.
+@discardableResult
+private func benchWakeFloor(rate: Double) -> Double? {
+    let name = "live.wake_floor_\(Int(rate))hz"
+    guard report.shouldRun(name) else { return nil }
+    let signals = SignalWatcher()
+    let seconds = min(4, max(1, liveSeconds() / 2))
+    let count = Int(seconds * rate)
+    let figures = measureLive {
+        let start = Clock.monotonic()
+        for k in 1...count {
+            let wait = start + Double(k) / rate - Clock.monotonic()
+            if wait > 0 { signals.wait(seconds: wait) }
+        }
+        return count
+    }
+    report.add(BenchResult(name: name, nsPerOp: figures.microsecondsPerUpdate * 1000, iterations: count, extra: [
+        ("us_per_wake", fixed(figures.microsecondsPerUpdate, 1)), ("cpu_percent", fixed(figures.cpuPercent, 3)),
+        ("note", "\"a timed sigtimedwait and nothing else, as the live loop sleeps\""),
+    ]))
+    return figures.microsecondsPerUpdate
+}
+
+@discardableResult
+private func benchLoopAlone() -> Double? {
+    guard report.shouldRun("live.loop_50hz") else { return nil }
     let runtime = benchRuntime("serve")
     let inbox = ControlInbox(runtime.events)
     let request = LiveRequest(sensors: SensorSelection(simulate: true), gnss: .none).sampled(forUpdateRate: 50)
     guard let live = try? LiveSession.open(request, runtime: runtime, inbox: inbox) else {
         print("live.loop_50hz: cannot open the simulated sensor")
-        return
+        return nil
     }
     let consumer = IdleConsumer()
     let figures = measureLive {
@@ -232,6 +277,7 @@ private func benchLoopAlone() {
         ("samples", "\(live.reader.counters.samples)"), ("chip_hz", plain(live.reader.magnetometer.info.outputRate)),
         ("seconds", fixed(figures.seconds, 1)),
     ]))
+    return figures.microsecondsPerUpdate
 }
 
 private func benchSimulatorPerSample() {
@@ -256,21 +302,30 @@ private func benchSimulatorPerSample() {
     ]))
 }
 
-private func benchServeLive() {
-    guard report.shouldRun("live.serve_50hz") else { return }
+/// `serve` at 50 Hz in process with real sockets: all four sinks (`live.serve_50hz`), or one alone
+/// (`live.serve_sink.NAME`, its cost: CPU per update less the loop alone's). Returns µs per update.
+@discardableResult
+private func benchServeLive(only: ServeSinkChoice? = nil) -> Double? {
+    let name = only.map { "live.serve_sink." + $0.rawValue } ?? "live.serve_50hz"
+    guard report.shouldRun(name) else { return nil }
     guard let tcpPort = freeLoopbackPort(), let consumer = LoopbackConsumer(tcpPort: tcpPort) else {
-        print("live.serve_50hz: cannot open loopback sockets; skipped")
-        return
+        print("\(name): cannot open loopback sockets; skipped")
+        return nil
     }
-    let broker = LocalBroker()
-    if broker == nil { print("live.serve_50hz: no mosquitto (apt-get install mosquitto); measured without the MQTT sink") }
+    let wants = { (sink: ServeSinkChoice) in only == nil || only == sink }
+    let broker = wants(.mqtt) ? LocalBroker() : nil
+    if wants(.mqtt) && broker == nil {
+        print("\(name): no mosquitto (apt-get install mosquitto); measured without the MQTT sink")
+        if only == .mqtt { consumer.finish(); return nil }
+    }
     defer { broker?.stop() }
     let jsonPath = "/tmp/lodestone-bench-serve-\(getpid()).jsonl"
     defer { unlink(jsonPath) }
     let request = ServeRequest(live: LiveRequest(sensors: SensorSelection(simulate: true)), rate: 50, duration: liveSeconds(),
-                               nmea: [.tcp(host: "127.0.0.1", port: tcpPort)],
-                               signalK: [.udp(host: "127.0.0.1", port: consumer.udpPort)],
-                               json: [jsonPath], mqtt: broker.map { [MQTTEndpoint(host: "127.0.0.1", port: $0.port)] } ?? [])
+                               nmea: wants(.nmea_tcp) ? [.tcp(host: "127.0.0.1", port: tcpPort)] : [],
+                               signalK: wants(.signalk_udp) ? [.udp(host: "127.0.0.1", port: consumer.udpPort)] : [],
+                               json: wants(.json_file) ? [jsonPath] : [],
+                               mqtt: broker.map { [MQTTEndpoint(host: "127.0.0.1", port: $0.port)] } ?? [])
     var failure: String?
     let figures = measureLive({
         do { return try ServeSession.run(request, runtime: benchRuntime("serve")).updates } catch {
@@ -278,19 +333,49 @@ private func benchServeLive() {
             return 0
         }
     }, less: { consumer.finish(); return consumer.cpuSeconds })
-    if let failure { print("live.serve_50hz: \(failure)") }
+    if let failure { print("\(name): \(failure)") }
+    if let only {
+        report.add(BenchResult(name: name, nsPerOp: figures.microsecondsPerUpdate * 1000, iterations: figures.updates, extra: [
+            ("cpu_percent", fixed(figures.cpuPercent, 3)), ("us_per_update", fixed(figures.microsecondsPerUpdate, 1)),
+            ("updates", "\(figures.updates)"), ("seconds", fixed(figures.seconds, 1)),
+            ("note", "\"serve at 50 Hz with this sink alone; its cost is us_per_update less live.loop_50hz's\""),
+        ]))
+        return failure == nil ? figures.microsecondsPerUpdate : nil
+    }
     let sinks = "nmea-tcp+signalk-udp+json" + (broker == nil ? "" : "+mqtt")
-    report.add(BenchResult(name: "live.serve_50hz", nsPerOp: figures.microsecondsPerUpdate * 1000, iterations: figures.updates, extra: [
+    report.add(BenchResult(name: name, nsPerOp: figures.microsecondsPerUpdate * 1000, iterations: figures.updates, extra: [
         ("sinks", "\"\(sinks)\""), ("cpu_percent", fixed(figures.cpuPercent, 3)), ("us_per_update", fixed(figures.microsecondsPerUpdate, 1)),
         ("updates", "\(figures.updates)"), ("seconds", fixed(figures.seconds, 1)), ("client_bytes", "\(consumer.bytes)"),
         ("udp_datagrams", "\(consumer.datagrams)"), ("goal_cpu_percent", "1"),
         ("goal_met", failure == nil && figures.cpuPercent <= 1 && consumer.bytes > 0 ? "true" : "false"),
     ]))
+    return failure == nil ? figures.microsecondsPerUpdate : nil
 }
 
-private func benchLogLive(rate: Double, goal: Double?) {
+/// `live.budget`: the goals as µs per update against what this machine's bare wake-up costs, the
+/// loop alone, each sink and the whole, so a goal missed shows where its budget went.
+private func reportBudget(floor50: Double?, floor100: Double?, loop: Double?, serve: Double?, sinks: [(String, Double)], log: Double?) {
+    guard report.shouldRun("live.budget") else { return }
+    var extra: [(String, String)] = [("serve_budget_us_per_update", "200"), ("log_budget_us_per_row", "50")]
+    if let floor50 { extra.append(("wake_us_50hz", fixed(floor50, 1))) }
+    if let loop { extra.append(("loop_alone_us", fixed(loop, 1))) }
+    for (sink, us) in sinks {
+        extra.append(("sink_\(sink)_us", loop.map { fixed(us - $0, 1) } ?? fixed(us, 1)))
+    }
+    if let serve { extra.append(("serve_us", fixed(serve, 1))) }
+    if let floor100 { extra.append(("wake_us_100hz", fixed(floor100, 1))) }
+    if let log { extra.append(("log_us_per_row_100hz", fixed(log, 1))) }
+    if let floor50, let floor100 {
+        extra.append(("note", "\"serve's 1 % at 50 Hz is 200 us an update, \(fixed(floor50, 0)) of it the wake-up; "
+            + "log's 0.5 % at 100 Hz is 50 us a row, \(fixed(floor100, 0)) of it the wake-up\""))
+    }
+    report.add(BenchResult(name: "live.budget", nsPerOp: (serve ?? .nan) * 1000, iterations: 1, extra: extra))
+}
+
+@discardableResult
+private func benchLogLive(rate: Double, goal: Double?) -> Double? {
     let name = "live.log_\(Int(rate))hz"
-    guard report.shouldRun(name) else { return }
+    guard report.shouldRun(name) else { return nil }
     let path = "/tmp/lodestone-bench-log-\(getpid())-\(Int(rate)).csv"
     defer { unlink(path) }
     let request = LogRequest(live: LiveRequest(sensors: SensorSelection(simulate: true), distanceFilter: 0),
@@ -309,6 +394,7 @@ private func benchLogLive(rate: Double, goal: Double?) {
         extra += [("goal_cpu_percent", plain(goal)), ("goal_met", failure == nil && figures.cpuPercent <= goal && figures.updates > 0 ? "true" : "false")]
     }
     report.add(BenchResult(name: name, nsPerOp: figures.microsecondsPerUpdate * 1000, iterations: figures.updates, extra: extra))
+    return failure == nil ? figures.microsecondsPerUpdate : nil
 }
 
 /// What a run of the real binary measured.
@@ -336,15 +422,28 @@ private func runBinary(_ command: String, name: String) -> BinaryRun? {
     defer { unlink(errPath) }
     guard let pid = spawnShellCommand(command + " >/dev/null 2>'\(errPath)'",
                                       environment: [("HOME", home), ("XDG_CONFIG_HOME", home)]) else { return nil }
-    func ticks() -> Int? {
+    // CPU seconds of every thread: the scheduler's own nanoseconds (/proc/PID/task/*/schedstat),
+    // else utime + stime in clock ticks (a tick is 0.17 % of a core over a 6 s window).
+    func cpuSeconds() -> Double? {
+        if let tasks = Files.list("/proc/\(pid)/task"), !tasks.isEmpty {
+            var total = 0.0
+            var read = false
+            for task in tasks {
+                guard let text = try? Files.readText("/proc/\(pid)/task/\(task)/schedstat"),
+                      let first = text.split(separator: " ").first, let ns = Double(first) else { continue }
+                total += ns / 1e9
+                read = true
+            }
+            if read { return total }
+        }
         guard let stat = try? Files.readText("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // After the name: state is field 3, utime 14 and stime 15 (1-based over the whole line).
-        guard fields.count > 13, let u = Int(fields[11]), let s = Int(fields[12]) else { return nil }
-        return u + s
+        guard fields.count > 13, let u = Double(fields[11]), let s = Double(fields[12]) else { return nil }
+        return (u + s) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
     var peakKB = 0
-    var first: (ticks: Int, time: Double)?, last: (ticks: Int, time: Double)?
+    var first: (cpu: Double, time: Double)?, last: (cpu: Double, time: Double)?
     let started = Clock.monotonic()
     // Sample /proc until the process ends (its last readable figures are kept).
     while true {
@@ -356,7 +455,7 @@ private func runBinary(_ command: String, name: String) -> BinaryRun? {
             peakKB = max(peakKB, kb)
         }
         let now = Clock.monotonic()
-        if let t = ticks() {
+        if let t = cpuSeconds() {
             if now - started >= 2 {
                 if first == nil { first = (t, now) }
                 last = (t, now)
@@ -369,7 +468,7 @@ private func runBinary(_ command: String, name: String) -> BinaryRun? {
     guard let first, let last, last.time > first.time else {
         return BinaryRun(cpuPercent: .nan, cpuSeconds: .nan, steadySeconds: 0, peakKB: peakKB, wall: wall, stderr: stderr)
     }
-    let cpu = Double(last.ticks - first.ticks) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    let cpu = last.cpu - first.cpu
     return BinaryRun(cpuPercent: 100 * cpu / (last.time - first.time), cpuSeconds: cpu, steadySeconds: last.time - first.time,
                      peakKB: peakKB, wall: wall, stderr: stderr)
 }

@@ -15,6 +15,16 @@ extension JSONValue {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends this value's compact JSON text (as `serialized()`) to `out`.
+    public func append(to out: inout [UInt8]) {
+        JSONWriter(pretty: false).write(self, into: &out, indent: 0)
+    }
+
+    /// Appends a string's JSON text (quoted and escaped, as `serialized` writes it) to `out`.
+    public static func appendString(_ s: String, to out: inout [UInt8]) {
+        JSONWriter(pretty: false).writeString(s, into: &out)
+    }
+
     /// The JSON text for a number (see `serialized`).
     public static func numberText(_ d: Double) -> String {
         var out: [UInt8] = []
@@ -24,8 +34,8 @@ extension JSONValue {
 
     /// Appends a number's JSON text: `null` when not finite, "-0" for −0 (the value itself, as it
     /// was given), otherwise the shortest decimal that reads back as `d`, never in exponent notation
-    /// (Platform's one formatter, `plain`).
-    static func appendNumber(_ d: Double, to out: inout [UInt8]) {
+    /// (Platform's one formatter, `plain`). For writers that build a message straight into bytes.
+    public static func appendNumber(_ d: Double, to out: inout [UInt8]) {
         guard d.isFinite else { out.append(contentsOf: "null".utf8); return }
         if d == 0, d.sign == .minus { out.append(contentsOf: "-0".utf8); return }
         appendPlain(d, to: &out)

@@ -18,7 +18,10 @@ public struct ByteQueue: Sendable {
     public var isEmpty: Bool { count == 0 }
 
     /// Appends the whole message, or nothing (false) when it would not fit.
-    public mutating func push(_ bytes: [UInt8]) -> Bool {
+    public mutating func push(_ bytes: [UInt8]) -> Bool { push(bytes[...]) }
+
+    /// Appends the whole message, or nothing (false) when it would not fit.
+    public mutating func push(_ bytes: ArraySlice<UInt8>) -> Bool {
         guard count + bytes.count <= limit else { return false }
         if head > 0 && head >= storage.count / 2 {
             storage.removeSubrange(0..<head)

@@ -9,7 +9,16 @@ import Glibc
 public enum ISO8601 {
     /// Formats Unix seconds as `YYYY-MM-DDTHH:MM:SS.sssZ` (milliseconds, UTC).
     public static func format(_ unixSeconds: Double, fractionDigits: Int = 3) -> String {
-        guard unixSeconds.isFinite else { return "" }
+        var out: [UInt8] = []
+        out.reserveCapacity(32)
+        append(unixSeconds, fractionDigits: fractionDigits, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `format(unixSeconds, fractionDigits:)` to `out` without making a `String` (nothing
+    /// for a non-finite time): for writers that build a message of bytes (JSON lines, Signal K).
+    public static func append(_ unixSeconds: Double, fractionDigits: Int = 3, to out: inout [UInt8]) {
+        guard unixSeconds.isFinite else { return }
         var whole = unixSeconds.rounded(.down)
         var scale = 1.0
         for _ in 0..<fractionDigits { scale *= 10 }
@@ -18,10 +27,22 @@ public enum ISO8601 {
         var t = time_t(whole)
         var parts = tm()
         gmtime_r(&t, &parts)
-        var s = pad(Int(parts.tm_year) + 1900, 4) + "-" + pad(Int(parts.tm_mon) + 1, 2) + "-" + pad(Int(parts.tm_mday), 2)
-        s += "T" + pad(Int(parts.tm_hour), 2) + ":" + pad(Int(parts.tm_min), 2) + ":" + pad(Int(parts.tm_sec), 2)
-        if fractionDigits > 0 { s += "." + pad(Int(fraction), fractionDigits) }
-        return s + "Z"
+        pad(Int(parts.tm_year) + 1900, 4, &out)
+        out.append(UInt8(ascii: "-"))
+        pad(Int(parts.tm_mon) + 1, 2, &out)
+        out.append(UInt8(ascii: "-"))
+        pad(Int(parts.tm_mday), 2, &out)
+        out.append(UInt8(ascii: "T"))
+        pad(Int(parts.tm_hour), 2, &out)
+        out.append(UInt8(ascii: ":"))
+        pad(Int(parts.tm_min), 2, &out)
+        out.append(UInt8(ascii: ":"))
+        pad(Int(parts.tm_sec), 2, &out)
+        if fractionDigits > 0 {
+            out.append(UInt8(ascii: "."))
+            pad(Int(fraction), fractionDigits, &out)
+        }
+        out.append(UInt8(ascii: "Z"))
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)` to Unix seconds, or nil when malformed.
@@ -87,8 +108,26 @@ public enum ISO8601 {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    private static func pad(_ v: Int, _ width: Int) -> String {
-        let s = String(v)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    /// `v` in decimal, left-padded with zeros to `width` characters (a sign counts as one).
+    private static func pad(_ v: Int, _ width: Int, _ out: inout [UInt8]) {
+        guard v >= 0 else {
+            let s = String(v)
+            if s.utf8.count < width { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - s.utf8.count)) }
+            out.append(contentsOf: s.utf8)
+            return
+        }
+        var digits = 1
+        var rest = v / 10
+        while rest > 0 { digits += 1; rest /= 10 }
+        if digits < width { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits)) }
+        let start = out.count
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        var n = v
+        var i = start + digits - 1
+        while i >= start {
+            out[i] = UInt8(ascii: "0") + UInt8(n % 10)
+            n /= 10
+            i -= 1
+        }
     }
 }

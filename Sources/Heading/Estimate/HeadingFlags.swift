@@ -51,7 +51,12 @@ public struct HeadingFlags: OptionSet, Sendable, Hashable {
     ]
 
     /// Names of the flags set, in bit order (for logs and JSON).
-    public var names: [String] { Self.all.filter { contains($0.flag) }.map(\.name) }
+    public var names: [String] {
+        guard !isEmpty else { return [] }
+        var out: [String] = []
+        for entry in Self.all where contains(entry.flag) { out.append(entry.name) }
+        return out
+    }
 
     /// Appends the names of the flags set, in bit order, with `separator` between them, to `out`
     /// (a line being built as bytes: no array of names per line).

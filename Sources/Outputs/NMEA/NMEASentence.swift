@@ -33,14 +33,20 @@ public struct NMEASentence: Sendable, Equatable {
             bytes.append(UInt8(ascii: ","))
             bytes.append(contentsOf: field.utf8)
         }
-        var sum: UInt8 = 0
-        for b in bytes.dropFirst() { sum ^= b }
-        bytes.append(UInt8(ascii: "*"))
-        bytes.append(hexDigit(sum >> 4))
-        bytes.append(hexDigit(sum & 0x0F))
-        bytes.append(13)
-        bytes.append(10)
+        finish(from: 0, &bytes)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Ends the sentence that starts (with its `$`) at `start` in `out`: `*`, the checksum of the
+    /// bytes after the `$`, and `\r\n`.
+    static func finish(from start: Int, _ out: inout [UInt8]) {
+        var sum: UInt8 = 0
+        for i in (start + 1)..<out.count { sum ^= out[i] }
+        out.append(UInt8(ascii: "*"))
+        out.append(hexDigit(sum >> 4))
+        out.append(hexDigit(sum & 0x0F))
+        out.append(13)
+        out.append(10)
     }
 
     /// The upper-case hex digit of 0…15.

@@ -17,6 +17,20 @@ public enum ReportJSON {
     /// "fix" (null without one).
     public static func heading(_ r: HeadingReport, fix: FixReport? = nil) -> JSONValue {
         var o = Fields()
+        headingFields(r, fix: fix, &o)
+        return o.json
+    }
+
+    /// Appends `heading(r, fix:).serialized()` (the same bytes) to `out`, written straight into
+    /// the buffer: what `serve` and `watch --json` send at every update.
+    public static func appendHeading(_ r: HeadingReport, fix: FixReport? = nil, to out: inout [UInt8]) {
+        var o = ObjectBytes(taking: &out)
+        headingFields(r, fix: fix, &o)
+        o.close(into: &out)
+    }
+
+    /// The one list of a heading update's keys and values, for either writer.
+    static func headingFields<W: ObjectWriter>(_ r: HeadingReport, fix: FixReport?, _ o: inout W) {
         o.time("time", r.wall)
         o.number("monotonic_s", r.monotonic, 6)
         o.angle("heading_mag_deg", r.magneticHeading, 3)
@@ -32,10 +46,13 @@ public enum ReportJSON {
         o.number("roll_deg", r.roll, 3)
         o.number("pitch_deg", r.pitch, 3)
         o.number("field_uT", r.fieldStrength, 3)
-        o.value("flags", .array(r.flags.map(JSONValue.string)))
+        o.strings("flags", r.flags)
         o.value("refine", r.refinement.map(refinement))
-        o.value("fix", fix.map(Self.fix))
-        return o.json
+        if let fix {
+            o.object("fix") { fixFields(fix, &$0) }
+        } else {
+            o.value("fix", nil)
+        }
     }
 
     /// The background refinement: its state, the offset's change from the profile and its magnitude,
@@ -55,10 +72,13 @@ public enum ReportJSON {
     public static let fixKeys = ["time", "gnss_mode", "lat_deg", "lon_deg", "alt_m", "speed_mps", "course_deg", "eph_m"]
 
     /// A GNSS fix (MQTT `fix`, the heading update's "fix", `where`'s "fix").
-    public static func fix(_ f: FixReport) -> JSONValue { .object(fixFields(f).fields) }
-
-    private static func fixFields(_ f: FixReport) -> Fields {
+    public static func fix(_ f: FixReport) -> JSONValue {
         var o = Fields()
+        fixFields(f, &o)
+        return o.json
+    }
+
+    private static func fixFields<W: ObjectWriter>(_ f: FixReport, _ o: inout W) {
         o.time("time", f.wall)
         o.text("gnss_mode", f.mode)
         o.number("lat_deg", f.latitude, 8)
@@ -67,7 +87,6 @@ public enum ReportJSON {
         o.number("speed_mps", f.speed, 3)
         o.angle("course_deg", f.course, 3)
         o.number("eph_m", f.horizontalError, 3)
-        return o
     }
 
     /// An event: `{"time":…,"event":"started","message":…}`.
@@ -99,7 +118,8 @@ public enum ReportJSON {
 
     /// A movement report (`track --format json`): the fix's keys, then the leg's and the total.
     public static func movement(_ m: MovementRecord) -> JSONValue {
-        var o = fixFields(m.fix)
+        var o = Fields()
+        fixFields(m.fix, &o)
         o.number("fix_distance_m", m.legDistance, 3)
         o.angle("fix_bearing_deg", m.legBearing, 3)
         o.text("fix_direction", m.legDirection)
@@ -275,22 +295,29 @@ public enum ReportJSON {
         return o.json
     }
 
+    /// What builds a report's object: its fields in order, every key present, an unknown (nil or not
+    /// finite) value null. `Fields` builds a `JSONValue`; `ObjectBytes` writes the same object's
+    /// text straight into bytes. A kind's keys are listed once, for both.
+    public protocol ObjectWriter {
+        /// A number rounded to `decimals` places (no "-0"), by the one formatter's rule.
+        mutating func number(_ key: String, _ value: Double?, _ decimals: Int)
+        mutating func text(_ key: String, _ value: String?)
+        /// A Unix time as ISO 8601 UTC with milliseconds.
+        mutating func time(_ key: String, _ unixSeconds: Double?)
+        /// An array of strings.
+        mutating func strings(_ key: String, _ values: [String])
+        mutating func value(_ key: String, _ value: JSONValue?)
+        /// A nested object, its fields written by `build`.
+        mutating func object(_ key: String, _ build: (inout Self) -> Void)
+    }
+
     /// An object's fields in order, every key present: an unknown (nil or not finite) value is null.
-    public struct Fields {
+    public struct Fields: ObjectWriter {
         public private(set) var fields: [(String, JSONValue)] = []
         public init() {}
         /// A number rounded to `decimals` places (no "-0"), by the one formatter's rule.
         public mutating func number(_ key: String, _ value: Double?, _ decimals: Int) {
             fields.append((key, value.flatMap { $0.isFinite ? ReportJSON.number($0, decimals) : nil } ?? .null))
-        }
-        /// A direction in [0, 360), rounded to `decimals` places: wrapped before and after rounding, so
-        /// 359.9999 at 3 places is 0, never 360.
-        public mutating func angle(_ key: String, _ value: Double?, _ decimals: Int) {
-            number(key, value.map { v in
-                guard v.isFinite else { return v }
-                let rounded = roundedToDecimals(wrapDegrees(v), decimals)
-                return rounded >= 360 ? 0 : rounded
-            }, decimals)
         }
         public mutating func text(_ key: String, _ value: String?) { fields.append((key, value.map(JSONValue.string) ?? .null)) }
         /// A number as it is, unrounded (a model's or a geodesic's full precision); null when not finite.
@@ -303,13 +330,99 @@ public enum ReportJSON {
         public mutating func time(_ key: String, _ unixSeconds: Double?) {
             fields.append((key, unixSeconds.flatMap { $0.isFinite ? .string(ISO8601.format($0)) : nil } ?? .null))
         }
+        public mutating func strings(_ key: String, _ values: [String]) { fields.append((key, .array(values.map(JSONValue.string)))) }
         public mutating func value(_ key: String, _ value: JSONValue?) { fields.append((key, value ?? .null)) }
+        public mutating func object(_ key: String, _ build: (inout Fields) -> Void) {
+            var inner = Fields()
+            build(&inner)
+            fields.append((key, inner.json))
+        }
         public var json: JSONValue { .object(fields) }
+    }
+
+    /// An object's compact JSON text written straight into a byte buffer (the bytes
+    /// `Fields.json.serialized()` would be), without building the value.
+    public struct ObjectBytes: ObjectWriter {
+        private var bytes: [UInt8] = []
+        private var first = true
+
+        /// Starts an object at the end of `out`, taking the buffer over until `close(into:)`.
+        public init(taking out: inout [UInt8]) {
+            swap(&bytes, &out)
+            bytes.append(UInt8(ascii: "{"))
+        }
+
+        /// Ends the object and hands the buffer back.
+        public mutating func close(into out: inout [UInt8]) {
+            bytes.append(UInt8(ascii: "}"))
+            swap(&bytes, &out)
+        }
+
+        private mutating func key(_ key: String) {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            JSONValue.appendString(key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+        }
+
+        private mutating func null() { bytes.append(contentsOf: "null".utf8) }
+
+        public mutating func number(_ key: String, _ value: Double?, _ decimals: Int) {
+            self.key(key)
+            if let value, value.isFinite { JSONValue.appendNumber(roundedToDecimals(value, decimals), to: &bytes) } else { null() }
+        }
+
+        public mutating func text(_ key: String, _ value: String?) {
+            self.key(key)
+            if let value { JSONValue.appendString(value, to: &bytes) } else { null() }
+        }
+
+        public mutating func time(_ key: String, _ unixSeconds: Double?) {
+            self.key(key)
+            guard let unixSeconds, unixSeconds.isFinite else { null(); return }
+            bytes.append(UInt8(ascii: "\""))
+            ISO8601.append(unixSeconds, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+        }
+
+        public mutating func strings(_ key: String, _ values: [String]) {
+            self.key(key)
+            bytes.append(UInt8(ascii: "["))
+            for (i, v) in values.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONValue.appendString(v, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+
+        public mutating func value(_ key: String, _ value: JSONValue?) {
+            self.key(key)
+            if let value { value.append(to: &bytes) } else { null() }
+        }
+
+        public mutating func object(_ key: String, _ build: (inout ObjectBytes) -> Void) {
+            self.key(key)
+            var inner = ObjectBytes(taking: &bytes)
+            build(&inner)
+            inner.close(into: &bytes)
+        }
     }
 
     /// A number rounded to `decimals` places (no "-0"), by the one formatter's rule.
     public static func number(_ v: Double, _ decimals: Int) -> JSONValue {
         .number(roundedToDecimals(v, decimals))
+    }
+}
+
+extension ReportJSON.ObjectWriter {
+    /// A direction in [0, 360), rounded to `decimals` places: wrapped before and after rounding, so
+    /// 359.9999 at 3 places is 0, never 360.
+    public mutating func angle(_ key: String, _ value: Double?, _ decimals: Int) {
+        number(key, value.map { v in
+            guard v.isFinite else { return v }
+            let rounded = roundedToDecimals(wrapDegrees(v), decimals)
+            return rounded >= 360 ? 0 : rounded
+        }, decimals)
     }
 }
 

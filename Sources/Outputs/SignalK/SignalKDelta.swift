@@ -18,11 +18,28 @@ public struct SignalKDelta: Sendable {
 
     public init(source: String = "lodestone.HC") { self.source = source }
 
-    /// The path/value pairs of one report, in radians.
-    public func values(for r: HeadingReport) -> [(path: String, value: JSONValue)] {
-        var out: [(String, JSONValue)] = []
-        func angle(_ path: String, _ degrees: Double?) {
-            if let d = degrees, d.isFinite { out.append((path, .number(radians(d)))) }
+    /// One value of a delta: an angle or a rate (radians, radians per second), or the attitude.
+    enum Value {
+        case number(Double)
+        case attitude(roll: Double?, pitch: Double?, yaw: Double?)
+
+        var json: JSONValue {
+            switch self {
+            case .number(let v): return .number(v)
+            case let .attitude(roll, pitch, yaw):
+                var fields: [(String, JSONValue)] = []
+                if let roll { fields.append(("roll", .number(roll))) }
+                if let pitch { fields.append(("pitch", .number(pitch))) }
+                if let yaw { fields.append(("yaw", .number(yaw))) }
+                return .object(fields)
+            }
+        }
+    }
+
+    /// The one list of a report's paths and values (radians), in order; nothing allocated.
+    private func visit(_ r: HeadingReport, _ body: (StaticString, Value) -> Void) {
+        func angle(_ path: StaticString, _ degrees: Double?) {
+            if let d = degrees, d.isFinite { body(path, .number(radians(d))) }
         }
         if r.deviation != nil {
             angle("navigation.headingCompass", r.compassHeading.map(wrapDegrees))
@@ -33,14 +50,16 @@ public struct SignalKDelta: Sendable {
         angle("navigation.headingTrue", r.trueHeading.map(wrapDegrees))
         angle("navigation.rateOfTurn", r.rateOfTurn)
         if r.roll != nil || r.pitch != nil {
-            var attitude: [(String, JSONValue)] = []
-            if let roll = r.roll { attitude.append(("roll", .number(radians(roll)))) }
-            if let pitch = r.pitch { attitude.append(("pitch", .number(radians(pitch)))) }
-            if let yaw = r.trueHeading ?? (r.variation == nil ? nil : r.magneticHeading) {
-                attitude.append(("yaw", .number(radians(wrapDegrees(yaw)))))
-            }
-            out.append(("navigation.attitude", .object(attitude)))
+            let yaw = r.trueHeading ?? (r.variation == nil ? nil : r.magneticHeading)
+            body("navigation.attitude", .attitude(roll: r.roll.map(radians), pitch: r.pitch.map(radians),
+                                                  yaw: yaw.map { radians(wrapDegrees($0)) }))
         }
+    }
+
+    /// The path/value pairs of one report, in radians.
+    public func values(for r: HeadingReport) -> [(path: String, value: JSONValue)] {
+        var out: [(String, JSONValue)] = []
+        visit(r) { path, value in out.append((path.description, value.json)) }
         return out
     }
 
@@ -53,6 +72,44 @@ public struct SignalKDelta: Sendable {
             ("values", .array(values)),
         ])
         return .object([("context", .string("vessels.self")), ("updates", .array([update]))])
+    }
+
+    /// Appends the delta message (`delta(for:).serialized()`, the same bytes) to `out`, written
+    /// straight into the buffer: what `serve` sends at every update.
+    public func append(_ r: HeadingReport, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"context":"vessels.self","updates":[{"$source":"#.utf8)
+        JSONValue.appendString(source, to: &out)
+        out.append(contentsOf: #","timestamp":""#.utf8)
+        ISO8601.append(r.wall, to: &out)
+        out.append(contentsOf: #"","values":["#.utf8)
+        var first = true
+        visit(r) { path, value in
+            out.append(contentsOf: first ? #"{"path":""#.utf8 : #",{"path":""#.utf8)
+            first = false
+            out.append(contentsOf: UnsafeBufferPointer(start: path.utf8Start, count: path.utf8CodeUnitCount))
+            out.append(contentsOf: #"","value":"#.utf8)
+            switch value {
+            case .number(let v): JSONValue.appendNumber(v, to: &out)
+            case let .attitude(roll, pitch, yaw):
+                var key = UInt8(ascii: "{")
+                func member(_ name: StaticString, _ v: Double?) {
+                    guard let v else { return }
+                    out.append(key)
+                    key = UInt8(ascii: ",")
+                    out.append(UInt8(ascii: "\""))
+                    out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+                    out.append(contentsOf: #"":"#.utf8)
+                    JSONValue.appendNumber(v, to: &out)
+                }
+                member("roll", roll)
+                member("pitch", pitch)
+                member("yaw", yaw)
+                if key == UInt8(ascii: "{") { out.append(key) }
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: "]}]}".utf8)
     }
 
     /// Degrees to radians, rounded to 1e-6 rad (0.00006°) to keep messages short.

@@ -129,6 +129,8 @@ final class StreamedLines: LiveConsumer {
     let fixTimeout: Double?
     private var lastShown: Double?
     private var losses = LossReport()
+    /// Each line, written into this buffer (reused).
+    private var line: [UInt8] = []
 
     init(output: BoundedOutput, runtime: Runtime, json: Bool, language: Language, once fixTimeout: Double?) {
         self.output = output
@@ -149,11 +151,14 @@ final class StreamedLines: LiveConsumer {
         lastShown = estimate.monotonic
         var report = HeadingReport(estimate)
         report.refinement = live.refinementSummary
-        let line = json
-            ? ReportJSON.heading(report,
-                                 fix: live.currentFix().map { FixReport($0, wall: runtime.time.wall()) }).serialized()
-            : plainLine(estimate, language: language)
-        guard output.write(line + "\n") else { return .finish }
+        line.removeAll(keepingCapacity: true)
+        if json {
+            ReportJSON.appendHeading(report, fix: live.currentFix().map { FixReport($0, wall: runtime.time.wall()) }, to: &line)
+        } else {
+            line.append(contentsOf: plainLine(estimate, language: language).utf8)
+        }
+        line.append(10)
+        guard output.write(bytes: line) else { return .finish }
         if let news = live.pipeline.takeRefinementNews() { runtime.say(news) }
         return fixTimeout == nil ? .proceed : .finish
     }

@@ -100,8 +100,23 @@ public final class LiveLoop {
     /// The newest GNSS update.
     public private(set) var lastGNSS: GNSSUpdate?
     private let ownsGNSS: Bool
+    /// True when samples are gathered as they are read and run through the pipeline, and the
+    /// updates they make given, a turn at a time (`log`; see `init`).
+    public let gathers: Bool
+    // The update slots: slot k is due at started + k / rate.
+    private var slot = 0
+    private var nextUpdate = 0.0
+    private var lastDelivered = -Double.infinity
 
-    public init(live: LiveSession, runtime: Runtime, inbox: ControlInbox, rate: Double, duration: Double? = nil) {
+    /// `gathering`: the samples are still read as they come (one wake-up each), but run through the
+    /// pipeline and given to the consumers as updates at each turn (every `turnInterval`), a batch at
+    /// a time, each update timed by its sample: for consumers nobody waits on update by update
+    /// (`log`: its rows go to the file every half second anyway). Why: after each sleep the
+    /// pipeline's and the row writer's code is out of the cache, and run cold for every sample they
+    /// cost several times what they cost in a batch. Every sample read is run, the last ones too
+    /// when the loop ends.
+    public init(live: LiveSession, runtime: Runtime, inbox: ControlInbox, rate: Double, duration: Double? = nil,
+                gathering: Bool = false) {
         self.live = live
         gnss = live.gnss
         self.runtime = runtime
@@ -109,6 +124,7 @@ public final class LiveLoop {
         self.rate = rate.isFinite && rate > 0 ? rate : 10
         self.duration = duration
         ownsGNSS = false
+        gathers = gathering
     }
 
     /// A loop of GNSS fixes only (`track`, `goto`, `regions`); the loop starts and stops the source.
@@ -120,6 +136,7 @@ public final class LiveLoop {
         rate = 10
         self.duration = duration
         ownsGNSS = true
+        gathers = false
     }
 
     public var time: any TimeSource { runtime.time }
@@ -138,6 +155,9 @@ public final class LiveLoop {
         do {
             for c in consumers { try c.start(self) }
             end = try loop(consumers, period: period, turnInterval: turnInterval)
+            // Gathering, the samples read before the end are run and given too (a signal or the
+            // duration loses no row); not after a consumer said it is done.
+            if end != .finished, try runGathered(consumers) { end = .finished }
         } catch {
             for c in consumers { try? c.finish(nil, loop: self) }
             throw error
@@ -149,10 +169,10 @@ public final class LiveLoop {
     private func loop(_ consumers: [any LiveConsumer], period: Double, turnInterval: Double) throws -> LiveEnd {
         let time = runtime.time
         let endAt = duration.map { started + $0 } ?? .infinity
-        var slot = 0   // update slot k is due at started + k / rate
-        var nextUpdate = started
+        slot = 0
+        nextUpdate = started
+        lastDelivered = -Double.infinity
         var nextTurn = started
-        var lastDelivered = -Double.infinity
         var lastStatus: String?
         while true {
             if inbox.stopRequested { return .signal }
@@ -165,23 +185,35 @@ public final class LiveLoop {
                 // sample period late; a signal still ends any wait at once): a wake-up of its own
                 // for each turn cost as much as a sample's.
                 due = min(nextTurn + live.reader.samplePeriod, endAt)
-                // A slot is served by the first sample at or after it: the loop wakes for samples
-                // (the reader sleeps until the next is expected), not for slots as well; only a
-                // whole slot without a sample wakes it for a slot (a stale update).
-                let pending = live.pipeline.lastSample.map { $0.monotonic > lastDelivered } ?? false
-                if now >= nextUpdate && pending { due = now }
-                else { due = min(due, nextUpdate + period) }
-                live.next(timeout: max(0, min(0.25, due - now)))
+                if gathers {
+                    // Updates are given at the turns, by their samples' times: no wake-up for a slot.
+                    live.gather(timeout: max(0, min(0.25, due - now)))
+                } else {
+                    // A slot is served by the first sample at or after it: the loop wakes for samples
+                    // (the reader sleeps until the next is expected), not for slots as well; only a
+                    // whole slot without a sample wakes it for a slot (a stale update).
+                    let pending = live.pipeline.lastSample.map { $0.monotonic > lastDelivered } ?? false
+                    if now >= nextUpdate && pending { due = now }
+                    else { due = min(due, nextUpdate + period) }
+                    live.next(timeout: max(0, min(0.25, due - now)))
+                }
             } else {
                 inbox.wait(seconds: max(0, min(0.25, due - now)))
             }
             now = time.monotonic()
             if now >= endAt { return .duration }
             let fresh = live?.pipeline.lastSample.map { $0.monotonic > lastDelivered } ?? false
-            let updateDue = live != nil && now >= nextUpdate && (fresh || now >= nextUpdate + period)
+            let updateDue = live != nil && !gathers && now >= nextUpdate && (fresh || now >= nextUpdate + period)
+            let turnDue = now >= nextTurn
+            // Gathering: the batch runs at each turn (or when it is full), before the turn's GNSS.
+            if gathers, let live, turnDue || live.gatheredCount >= LiveSession.gatherLimit {
+                if try runGathered(consumers) { return .finished }
+                // A whole slot without a sample: a stale update, as without gathering.
+                if now >= nextUpdate + period, try deliver(now: now, fresh: false, consumers) { return .finished }
+            }
             // Turns keep their own cadence (not one at every update): at 50 updates a second a turn
             // each (signals, GNSS, accepts, reads, flushes) cost more than the updates themselves.
-            if now >= nextTurn {
+            if turnDue {
                 nextTurn = now + turnInterval
                 inbox.poll()
                 if inbox.stopRequested { return .signal }
@@ -198,17 +230,37 @@ public final class LiveLoop {
                 }
                 for c in consumers { if try c.turn(self, now: now) == .finish { return .finished } }
             }
-            if updateDue, let live {
-                // Drift-free slots; after a stall, go on from the slot now due rather than catch up in a burst.
-                slot += 1
-                let due = Int(((now - started) * rate).rounded(.down))
-                if due > slot { slot = due }
-                nextUpdate = started + Double(slot) / rate
-                if fresh, let sample = live.pipeline.lastSample { lastDelivered = sample.monotonic }
-                updates += 1
-                let update = LiveUpdate(now: now, estimate: live.pipeline.estimate, fresh: fresh)
-                for c in consumers { if try c.update(update, loop: self) == .finish { return .finished } }
-            }
+            if updateDue, try deliver(now: now, fresh: fresh, consumers) { return .finished }
         }
+    }
+
+    /// Gives every consumer the update of the slot due at `now`; true when one said `.finish`.
+    private func deliver(now: Double, fresh: Bool, _ consumers: [any LiveConsumer]) throws -> Bool {
+        guard let live else { return false }
+        // Drift-free slots; after a stall, go on from the slot now due rather than catch up in a burst.
+        slot += 1
+        let due = Int(((now - started) * rate).rounded(.down))
+        if due > slot { slot = due }
+        nextUpdate = started + Double(slot) / rate
+        if fresh, let sample = live.pipeline.lastSample { lastDelivered = sample.monotonic }
+        updates += 1
+        let update = LiveUpdate(now: now, estimate: live.pipeline.estimate, fresh: fresh)
+        for c in consumers { if try c.update(update, loop: self) == .finish { return true } }
+        return false
+    }
+
+    /// Gathering: runs the gathered samples through the pipeline, giving the update of each slot
+    /// to the first sample at or after it, at that sample's time; true when a consumer said `.finish`.
+    private func runGathered(_ consumers: [any LiveConsumer]) throws -> Bool {
+        guard gathers, let live, live.gatheredCount > 0 else { return false }
+        var finished = false
+        let endAt = duration.map { started + $0 } ?? .infinity
+        try live.runGathered { sampleTime in
+            // A sample read at or after the end makes no update, as without gathering.
+            guard sampleTime < endAt else { return false }
+            if sampleTime >= nextUpdate, try deliver(now: sampleTime, fresh: true, consumers) { finished = true }
+            return !finished
+        }
+        return finished
     }
 }

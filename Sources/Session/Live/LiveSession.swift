@@ -199,6 +199,36 @@ public final class LiveSession {
         return pump() ?? first
     }
 
+    /// Samples read but not yet run through the pipeline (`gather(timeout:)`), oldest first.
+    private var gathered: [MagnetometerSample] = []
+    /// The most samples `gather` keeps before they must be run (`gatheredCount` says how many wait).
+    public static let gatherLimit = 256
+
+    /// Waits up to `timeout` for the next sample and keeps it, and every other one ready, for
+    /// `runGathered` (the pipeline runs later, a batch at a time, while its code is still in the
+    /// cache: `log`, whose rows nobody waits for). True when a sample came.
+    @discardableResult
+    public func gather(timeout: Double) -> Bool {
+        if gathered.capacity == 0 { gathered.reserveCapacity(Self.gatherLimit) }
+        guard let sample = reader.next(timeout: timeout) else { return false }
+        gathered.append(sample)
+        while gathered.count < Self.gatherLimit, let s = reader.poll() { gathered.append(s) }
+        return true
+    }
+
+    /// Samples gathered and not yet run.
+    public var gatheredCount: Int { gathered.count }
+
+    /// Runs the gathered samples through the pipeline, oldest first, calling `after` with each
+    /// sample's time once it has run (false from `after` stops: the rest are dropped).
+    public func runGathered(_ after: (Double) throws -> Bool) rethrows {
+        defer { gathered.removeAll(keepingCapacity: true) }
+        for sample in gathered {
+            _ = process(sample)
+            guard try after(sample.monotonic) else { return }
+        }
+    }
+
     /// Takes what the GNSS source has (never blocks) and feeds it on; returns each fix's outcome.
     @discardableResult
     public func pollGNSS() -> [FixOutcome] {

@@ -61,12 +61,19 @@ public final class MQTTSink: ServeSink {
     /// Events said before the connection was up (at most 16), sent once it is.
     private var pendingEvents: [(topic: String, payload: String, retained: Bool)] = []
     private var closed = false
+    /// When the whole libmosquitto loop runs next (`readInterval`).
+    private var nextRead = -Double.infinity
+    /// `PREFIX/heading`, made once.
+    private let headingTopic: String
+    /// Each heading's JSON, written into this buffer (reused).
+    private var payload: [UInt8] = []
 
     public init(_ endpoint: MQTTEndpoint, runtime: Runtime, queueLimit: Int = 1000) throws(ServeError) {
         self.endpoint = endpoint
         self.runtime = runtime
         self.queueLimit = queueLimit
         label = "MQTT to " + endpoint.description
+        headingTopic = endpoint.prefix + "/heading"
         startedAt = runtime.time.monotonic()
         nextRetry = startedAt + 1
         shared = Shared(statusTopic: endpoint.prefix + "/status")
@@ -156,8 +163,11 @@ public final class MQTTSink: ServeSink {
 
     deinit { close() }
 
+    /// The heading, written straight into a buffer the sink keeps, to a topic made once.
     public func publish(_ report: HeadingReport, fix: FixReport?) {
-        send("heading", ReportJSON.heading(report).serialized())
+        payload.removeAll(keepingCapacity: true)
+        ReportJSON.appendHeading(report, to: &payload)
+        send(topic: headingTopic, payload)
     }
 
     public func publish(fix: FixReport) { send("fix", ReportJSON.fix(fix).serialized()) }
@@ -234,8 +244,19 @@ public final class MQTTSink: ServeSink {
             + "and the --mqtt-ca, --mqtt-cert and --mqtt-key files"
     }
 
+    /// How often a connected sink with nothing queued runs libmosquitto's whole loop (a `select`
+    /// and a read: the broker's answers, which for QoS 0 updates are only its pings'), seconds.
+    /// Between, only the keep-alive bookkeeping runs (`mosquitto_loop_misc`, no system call unless
+    /// a ping is due): at every turn the whole loop cost two system calls for nothing.
+    public static let readInterval = 1.0
+
     /// Says on stderr what the network thread noticed; warns once when the broker never answered.
     public func service(now: Double) {
+        if now < nextRead, shared.state.withLock({ $0.connected }), !mosquitto_want_write(handle) {
+            mosquitto_loop_misc(handle)
+            return
+        }
+        nextRead = now + Self.readInterval
         // Reads the broker's answers, writes what is queued, sends pings; never waits (timeout 0).
         errno = 0
         let rc = mosquitto_loop(handle, 0, 1)
@@ -294,11 +315,14 @@ public final class MQTTSink: ServeSink {
     }
 
     private func send(_ topic: String, _ payload: String, retained: Bool = false) {
+        send(topic: endpoint.prefix + "/" + topic, Array(payload.utf8), retained: retained)
+    }
+
+    /// Publishes `bytes` to the whole topic `topic` (the prefix included), or counts it dropped.
+    private func send(topic: String, _ bytes: [UInt8], retained: Bool = false) {
         let (connected, written) = shared.state.withLock { ($0.connected, $0.written) }
         guard connected, published - written < queueLimit else { dropped += 1; return }
-        let bytes = Array(payload.utf8)
-        let rc = mosquitto_publish(handle, nil, endpoint.prefix + "/" + topic, Int32(bytes.count), bytes,
-                                   retained ? 1 : 0, retained)
+        let rc = mosquitto_publish(handle, nil, topic, Int32(bytes.count), bytes, retained ? 1 : 0, retained)
         if rc == MOSQ_ERR_SUCCESS.rawValue { published += 1 } else { dropped += 1 }
     }
 

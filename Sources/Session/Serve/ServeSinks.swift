@@ -50,41 +50,58 @@ extension ServeSink {
     public func finish(waiting seconds: Double) { service(now: 0) }
 }
 
-/// Text messages over a `MessageTransport`: NMEA 0183 sentences or Signal K deltas. Over TCP the
-/// messages of one update go out as one piece (a client whose queue is full loses the whole update,
-/// never half of it); over UDP each message is its own datagram.
+/// Text messages over a `MessageTransport`: NMEA 0183 sentences or Signal K deltas, each ending in
+/// `\r\n`. Over TCP the messages of one update go out as one piece (a client whose queue is full
+/// loses the whole update, never half of it); over UDP each message is its own datagram. An
+/// update's messages are written straight into one byte buffer the sink keeps (nothing allocated
+/// per update).
 ///
 /// ```swift
 /// let nmea = MessageSink(transport: .server(server), label: "NMEA 0183 on tcp://0.0.0.0:10110") {
-///     NMEAFormatter().sentences(for: $0)
+///     NMEAFormatter().append($0, to: &$1)
 /// }
 /// ```
 public final class MessageSink: ServeSink {
     let transport: MessageTransport
-    let messages: (HeadingReport) -> [String]
+    let messages: (HeadingReport, inout [UInt8]) -> Void
     public let label: String
+    private var buffer: [UInt8] = []
 
-    public init(transport: MessageTransport, label: String, messages: @escaping (HeadingReport) -> [String]) {
+    /// `messages` appends an update's messages, each ending in `\r\n`, to the buffer it is given.
+    public init(transport: MessageTransport, label: String, messages: @escaping (HeadingReport, inout [UInt8]) -> Void) {
         self.transport = transport
         self.label = label
         self.messages = messages
+        buffer.reserveCapacity(1024)
     }
 
     /// NMEA 0183 heading sentences.
     public static func nmea(_ transport: MessageTransport, formatter: NMEAFormatter, label: String) -> MessageSink {
-        MessageSink(transport: transport, label: label) { formatter.sentences(for: $0) }
+        MessageSink(transport: transport, label: label) { formatter.append($0, to: &$1) }
     }
 
     /// Signal K deltas, one JSON object per line (TCP) or per datagram (UDP).
     public static func signalK(_ transport: MessageTransport, delta: SignalKDelta, label: String) -> MessageSink {
-        MessageSink(transport: transport, label: label) { [delta.delta(for: $0).serialized() + "\r\n"] }
+        MessageSink(transport: transport, label: label) {
+            delta.append($0, to: &$1)
+            $1.append(13)
+            $1.append(10)
+        }
     }
 
     public func publish(_ report: HeadingReport, fix: FixReport?) {
-        let texts = messages(report)
+        buffer.removeAll(keepingCapacity: true)
+        messages(report, &buffer)
         switch transport {
-        case .server: transport.deliver(Array(texts.joined().utf8))
-        case .datagrams: for text in texts { transport.deliver(Array(text.utf8)) }
+        case .server(let server): server.broadcast(buffer[...])
+        case .datagrams(let sender):
+            // One datagram per message: each ends at its line end.
+            var start = buffer.startIndex
+            while start < buffer.endIndex {
+                let end = buffer[start...].firstIndex(of: 10).map { $0 + 1 } ?? buffer.endIndex
+                sender.send(buffer[start..<end])
+                start = end
+            }
         }
     }
 
@@ -108,6 +125,7 @@ public final class JSONLinesSink: ServeSink {
     private var nextOpen = -Double.infinity
     private var notices: [String] = []
     private var waitingNoted = false
+    private var line: [UInt8] = []
 
     public init(output: BoundedOutput, label: String) {
         self.output = output
@@ -139,14 +157,19 @@ public final class JSONLinesSink: ServeSink {
         return notices
     }
 
-    public func publish(_ report: HeadingReport, fix: FixReport?) { send(ReportJSON.heading(report, fix: fix).serialized()) }
+    /// The heading line, written straight into a buffer the sink keeps.
+    public func publish(_ report: HeadingReport, fix: FixReport?) {
+        guard let output, output.failure == nil else { lostWhileClosed += 1; return }
+        line.removeAll(keepingCapacity: true)
+        ReportJSON.appendHeading(report, fix: fix, to: &line)
+        line.append(10)
+        output.write(bytes: line)
+    }
 
     /// A region event as its own line (told apart from heading lines by its "region" key).
-    public func publish(region: RegionReport) { send(ReportJSON.region(region).serialized()) }
-
-    private func send(_ line: String) {
+    public func publish(region: RegionReport) {
         guard let output, output.failure == nil else { lostWhileClosed += 1; return }
-        output.write(line + "\n")
+        output.write(ReportJSON.region(region).serialized() + "\n")
     }
 
     public func service(now: Double) {

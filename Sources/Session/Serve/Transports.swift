@@ -100,7 +100,10 @@ public final class StreamServer {
     }
 
     /// Queues the message for every client and sends what goes out at once.
-    public func broadcast(_ message: [UInt8]) {
+    public func broadcast(_ message: [UInt8]) { broadcast(message[...]) }
+
+    /// Queues the message for every client and sends what goes out at once.
+    public func broadcast(_ message: ArraySlice<UInt8>) {
         var i = 0
         while i < clients.count {
             if !clients[i].queue.push(message) { dropped += 1 }
@@ -160,8 +163,10 @@ public final class DatagramSender {
         fd = try sockets.datagram(host: host, port: port)
     }
 
-    public func send(_ datagram: [UInt8]) {
-        if case .sent(let n) = sockets.send(fd, datagram[...]), n == datagram.count { sent += 1 } else { dropped += 1 }
+    public func send(_ datagram: [UInt8]) { send(datagram[...]) }
+
+    public func send(_ datagram: ArraySlice<UInt8>) {
+        if case .sent(let n) = sockets.send(fd, datagram), n == datagram.count { sent += 1 } else { dropped += 1 }
     }
 
     public func close() { sockets.close(fd) }
@@ -171,14 +176,6 @@ public final class DatagramSender {
 public enum MessageTransport {
     case server(StreamServer)
     case datagrams(DatagramSender)
-
-    /// Sends one message (TCP: queued per client; UDP: one datagram).
-    func deliver(_ message: [UInt8]) {
-        switch self {
-        case .server(let s): s.broadcast(message)
-        case .datagrams(let d): d.send(message)
-        }
-    }
 
     func service() { if case .server(let s) = self { s.service() } }
 

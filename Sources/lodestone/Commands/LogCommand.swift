@@ -17,8 +17,9 @@ enum LogCommand: Command {
         usageGroups: [.required(LogFileOptions.output), LogFileOptions.rotations, LiveGNSSOptions.sources,
                       HeadingOptions.declinationSources],
         discussion: """
-        The file stays one valid CSV: rows are written whole, at least every half second, and synced
-        to disk every --fsync-interval seconds, so SIGKILL loses at most the last half second and a
+        The file stays one valid CSV: samples become rows a tenth of a second at a time, rows are
+        written whole at least every 0.4 s and synced to disk every --fsync-interval seconds, so
+        SIGKILL loses at most the last half second and a
         power cut about the last --fsync-interval. An incomplete last row left by a kill or a power
         cut is removed before the next run appends. A file with another header is never appended to (exit 65).
         Columns and units: see "Log format" in the README.
