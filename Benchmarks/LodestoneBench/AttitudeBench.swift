@@ -112,7 +112,7 @@ private func benchSettings() -> AttitudeSettings {
         "accelerationMinimumTimeConstant": \.accelerationMinimumTimeConstant,
         "accelerationCorrelationTime": \.accelerationCorrelationTime,
         "dipReferenceTimeConstant": \.dipReferenceTimeConstant,
-        "restFieldTurnSigmas": \.restFieldTurnSigmas,
+        "restFieldTurnDegrees": \.restFieldTurnDegrees,
         "tiltErrorAveragingTimeConstant": \.tiltErrorAveragingTimeConstant,
         "magneticTimingUncertainty": \.magneticTimingUncertainty,
         "gyroScaleObservationRate": \.gyroScaleObservationRate,
