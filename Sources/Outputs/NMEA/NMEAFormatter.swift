@@ -112,7 +112,7 @@ public struct NMEAFormatter: Sendable {
             out.append(contentsOf: ",A,".utf8)
             appendFixed(angle, 1, to: &out)
             out.append(contentsOf: ",D,".utf8)
-            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            appendStatic(name, to: &out)
         }
         transducer(pitch, "PITCH")
         transducer(roll, "ROLL")
@@ -126,7 +126,7 @@ public struct NMEAFormatter: Sendable {
         let start = out.count
         out.append(UInt8(ascii: "$"))
         out.append(contentsOf: talker.text.utf8)
-        out.append(contentsOf: UnsafeBufferPointer(start: type.utf8Start, count: type.utf8CodeUnitCount))
+        appendStatic(type, to: &out)
         return start
     }
 

@@ -86,7 +86,7 @@ public struct SignalKDelta: Sendable {
         visit(r) { path, value in
             out.append(contentsOf: first ? #"{"path":""#.utf8 : #",{"path":""#.utf8)
             first = false
-            out.append(contentsOf: UnsafeBufferPointer(start: path.utf8Start, count: path.utf8CodeUnitCount))
+            appendStatic(path, to: &out)
             out.append(contentsOf: #"","value":"#.utf8)
             switch value {
             case .number(let v): JSONValue.appendNumber(v, to: &out)
@@ -97,7 +97,7 @@ public struct SignalKDelta: Sendable {
                     out.append(key)
                     key = UInt8(ascii: ",")
                     out.append(UInt8(ascii: "\""))
-                    out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+                    appendStatic(name, to: &out)
                     out.append(contentsOf: #"":"#.utf8)
                     JSONValue.appendNumber(v, to: &out)
                 }
