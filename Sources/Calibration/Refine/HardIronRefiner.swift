@@ -45,6 +45,16 @@ public struct HardIronRefinerSettings: Sendable, Equatable {
     /// (`HardIronRefiner.uncertainty`) adds what this much dip error moves the offset by: on a level drive
     /// or sail the vertical offset is seen only through the dip, and that is what its confidence is.
     public var dipUncertaintyDegrees = 1.0
+    /// The quadrantal deviation the profile may have left unmodelled (degrees, 1σ of each of its two
+    /// phases): what a hand calibration leaves, or what a deviation card is drawn for. It is the soft
+    /// iron's part across the horizontal (more field along one horizontal axis than the other), a
+    /// heading error of ±θ·sin 2(h − h₀). The offset fit does not model it, and a window covering part
+    /// of the circle aliases it into the offset: over half a circle, 1.7° moves the offset by more than
+    /// 1 µT, while over a whole circle the two harmonics are orthogonal. A change is judged with what this
+    /// much deviation moves the recent fit and the fit in use apart, for the headings each covers, so the
+    /// alias of a half circle is not taken for a change. (The soft iron's cross terms with the vertical are
+    /// not counted: on a level course they are a constant horizontal field, the offset itself.)
+    public var unmodelledDeviationDegrees = 1.0
     /// The residual gyro bias allowed for (°/s, 1σ prior): it is fitted with the offset.
     public var gyroBiasPrior = 0.2
     /// The most blocks kept (memory is bounded whatever the run's length).
@@ -164,6 +174,9 @@ public struct HardIronRefiner: Sendable {
     private var lastTime: Double?
     private var lastSolve = -Double.infinity
     private var suspectedSince: Double?
+    /// The quadrantal aliases of the fit that set the offset in use (`Fit.aliases`; none for the profile's
+    /// own offset, calibrated over every heading).
+    private var offsetAliases: [Vector3] = []
     private var lastSoftIronFit = -Double.infinity
     /// When the change last adopted was first suspected (the change came before it): the soft iron is
     /// fitted only over the blocks after it, one magnetic environment.
@@ -289,8 +302,11 @@ public struct HardIronRefiner: Sendable {
             // A change stands out when it is 4σ away along the axes taken together, each by its own
             // σ, the blocks counted as often as they are independent and the dip's error carried
             // through: the recent window's tilt errors are not the long one's (a level drive pins the
-            // vertical only through the dip, so a car's lean after a launch moves it).
-            let change = r.offset - offset, s = r.absoluteSigma
+            // vertical only through the dip, so a car's lean after a launch moves it). An unmodelled
+            // quadrantal deviation moves the two fits apart by the difference of their aliases (a recent
+            // half circle against a long whole one), which adds to that σ.
+            let change = r.offset - offset
+            let s = Self.changeSigma(r, inUseAliases: offsetAliases)
             let standardised = Vector3(change.x / max(s.x, 1e-9), change.y / max(s.y, 1e-9), change.z / max(s.z, 1e-9)).norm
             if change.norm > settings.minimumChange, standardised > 4,
                newestAgree(with: r, now: now, reference: reference) {
@@ -300,6 +316,7 @@ public struct HardIronRefiner: Sendable {
                 if let since = suspectedSince, now - since >= settings.persistenceSeconds {
                     // Adopted: what came before the change no longer describes the sensor.
                     offset = r.offset
+                    offsetAliases = r.aliases
                     uncertainty = r.absoluteSigma
                     fittedStrength = r.strength
                     adoptions += 1
@@ -315,6 +332,7 @@ public struct HardIronRefiner: Sendable {
         suspected = nil; suspectedSince = nil
         if longGood {
             offset = long.offset
+            offsetAliases = long.aliases
             uncertainty = long.absoluteSigma
             fittedStrength = long.strength
             state = .converged
@@ -327,6 +345,18 @@ public struct HardIronRefiner: Sendable {
         } else {
             state = .converged
         }
+    }
+
+    /// The 1σ (µT, per axis) a recent fit's offset differs from the one in use by when nothing changed:
+    /// its own scatter and dip error, and the difference of the two fits' quadrantal aliases.
+    static func changeSigma(_ recent: Fit, inUseAliases: [Vector3]) -> Vector3 {
+        var variance = Vector3(recent.absoluteSigma.x * recent.absoluteSigma.x, recent.absoluteSigma.y * recent.absoluteSigma.y,
+                               recent.absoluteSigma.z * recent.absoluteSigma.z)
+        for (q, alias) in recent.aliases.enumerated() {
+            let d = alias - (q < inUseAliases.count ? inUseAliases[q] : .zero)
+            variance += Vector3(d.x * d.x, d.y * d.y, d.z * d.z)
+        }
+        return Vector3(variance.x.squareRoot(), variance.y.squareRoot(), variance.z.squareRoot())
     }
 
     /// The soft iron, when the window's data constrain it: every one of its five shape terms (a
@@ -409,6 +439,9 @@ public struct HardIronRefiner: Sendable {
         /// 1σ with the reference dip's uncertainty added (what the offset is known to, absolutely, and
         /// what a change is judged by).
         var absoluteSigma: Vector3
+        /// What a 1σ quadrantal deviation (`unmodelledDeviationDegrees`) of each phase moves the offset
+        /// by, for the headings this fit's blocks cover (none for a soft-iron fit).
+        var aliases: [Vector3]
         var horizontalSigma: Double
         var cost: Double
         var weights: [Double]
@@ -434,6 +467,18 @@ public struct HardIronRefiner: Sendable {
     /// The trace-free symmetric matrix of the five shape terms.
     static func shapeMatrix(_ e: [Double]) -> Matrix3 {
         Matrix3(rows: Vector3(e[0], e[2], e[3]), Vector3(e[2], e[1], e[4]), Vector3(e[3], e[4], -e[0] - e[1]))
+    }
+
+    /// The two phases of a quadrantal soft iron about `down` (trace-free, symmetric, nothing along the
+    /// vertical): h₁h₁ᵀ − h₂h₂ᵀ and h₁h₂ᵀ + h₂h₁ᵀ with h₁, h₂ an orthonormal pair across `down`. A
+    /// fraction θ of either turns a level heading by θ·sin 2h or θ·cos 2h (radians).
+    static func quadrantalShapes(down: Vector3) -> [Matrix3] {
+        let d = down.normalized ?? Vector3(0, 0, 1)
+        let seed = abs(d.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)
+        guard let h1 = (seed - d * seed.dot(d)).normalized else { return [] }
+        let h2 = d.cross(h1)
+        func outer(_ a: Vector3, _ b: Vector3) -> Matrix3 { Matrix3(rows: b * a.x, b * a.y, b * a.z) }
+        return [outer(h1, h1) - outer(h2, h2), outer(h1, h2) + outer(h2, h1)]
     }
 
     /// The shape's basis applied to u: the derivatives of E·u by each of the five terms.
@@ -468,6 +513,11 @@ public struct HardIronRefiner: Sendable {
         var inflation = (strength: 1.0, dip: 1.0, gyro: 1.0)
         // Σ w·J·∂r/∂(sin dip) over the dip rows: how the reference dip moves the solution.
         var dipConsider = [Double](repeating: 0, count: n)
+        // The same by the two phases of a quadrantal soft iron (`unmodelledDeviationDegrees`) about the
+        // blocks' mean down, when the shape is not fitted: h₁h₁ᵀ − h₂h₂ᵀ and h₁h₂ᵀ + h₂h₁ᵀ, h₁ and h₂
+        // horizontal.
+        var quadrantalConsider = [[Double]](repeating: [Double](repeating: 0, count: n), count: fitSoftIron ? 0 : 2)
+        let quadrantal = fitSoftIron ? [] : Self.quadrantalShapes(down: Linear.mean(blocks.map(\.down)) ?? Vector3(0, 0, 1))
         var weightsF = [Double](repeating: 1, count: blocks.count)
         var weightsD = weightsF
         var weightsG = [Double](repeating: 1, count: pairs.count)
@@ -521,7 +571,15 @@ public struct HardIronRefiner: Sendable {
             var rhs = [Double](repeating: 0, count: n)
             var row = [Double](repeating: 0, count: n)
             dipConsider = [Double](repeating: 0, count: n)
+            for q in quadrantalConsider.indices { quadrantalConsider[q] = [Double](repeating: 0, count: n) }
             cost = 0
+            // Σ w·J·∂r/∂(phase) for the current row, per quadrantal phase.
+            func consider(_ derivative: (Matrix3) -> Double, _ w: Double) {
+                for q in quadrantalConsider.indices {
+                    let d = derivative(quadrantal[q])
+                    for p in 0..<n { quadrantalConsider[q][p] -= w * row[p] * d }
+                }
+            }
             func add(_ residual: Double, _ w: Double, intrinsic isIntrinsic: Bool, inflation: Double = 1) {
                 normal.addOuterUpper(row, weight: w)
                 inflated.addOuterUpper(row, weight: w / inflation)
@@ -544,6 +602,7 @@ public struct HardIronRefiner: Sendable {
                 // ∂|v|/∂b = −Sᵀ·v̂, ∂(v·down)/∂b = −Sᵀ·down; by a shape term, the basis applied to u.
                 set((st * unit) * -1, -1, .zero, fitSoftIron ? basis.map { $0.dot(unit) } : nil)
                 add(rF[i], weightsF[i] / (scale.strength * scale.strength), intrinsic: true, inflation: inflation.strength)
+                consider({ ($0 * u).dot(unit) }, weightsF[i] / (scale.strength * scale.strength) / inflation.strength)
                 // The dip rows lean on the attitude filter's down, whose errors in hard motion would be
                 // learned as soft iron: the soft-iron fit, as a calibration, uses the strength and gyro alone.
                 if !fitSoftIron {
@@ -551,6 +610,7 @@ public struct HardIronRefiner: Sendable {
                     let w = weightsD[i] / (scale.dip * scale.dip)
                     add(rD[i], w, intrinsic: false, inflation: inflation.dip)
                     for q in 0..<n { dipConsider[q] -= w / inflation.dip * row[q] * strength }
+                    consider({ ($0 * u).dot(k.down) }, w / inflation.dip)
                 }
             }
             for (p, pair) in pairs.enumerated() {
@@ -571,6 +631,7 @@ public struct HardIronRefiner: Sendable {
                     let c = axis == 0 ? ec.r0 : (axis == 1 ? ec.r1 : ec.r2)
                     set(a * -1, 0, c, fitSoftIron ? basis.map { $0[axis] } : nil)
                     add(rG[p][axis], w, intrinsic: true, inflation: inflation.gyro)
+                    consider({ ($0 * uj - r * ($0 * ui))[axis] }, w / inflation.gyro)
                 }
             }
             // Priors: F about the expected strength, the residual gyro bias about zero, and a weak one
@@ -611,9 +672,15 @@ public struct HardIronRefiner: Sendable {
         inflated.symmetrize()
         guard let honest = inflated.inverse() else { return nil }
         let dipSigma = (1 - reference.sinDip * reference.sinDip).squareRoot() * settings.dipUncertaintyDegrees * .pi / 180
-        let g = (0..<3).map { p in (0..<n).reduce(0.0) { $0 + honest[p, $1] * dipConsider[$1] } * dipSigma }
+        func moved(by consider: [Double], sigma: Double) -> [Double] {
+            (0..<3).map { p in (0..<n).reduce(0.0) { $0 + honest[p, $1] * consider[$1] } * sigma }
+        }
+        // A considered error moves the offset by g = (JᵀWJ)⁻¹·Σ w·J·∂r/∂(error) times its σ.
+        let g = moved(by: dipConsider, sigma: dipSigma)
         let absoluteSigma = Vector3((honest[0, 0] + g[0] * g[0]).squareRoot(), (honest[1, 1] + g[1] * g[1]).squareRoot(),
                                     (honest[2, 2] + g[2] * g[2]).squareRoot())
+        let deviationSigma = settings.unmodelledDeviationDegrees * .pi / 180
+        let aliases = quadrantalConsider.map { moved(by: $0, sigma: deviationSigma) }.map { Vector3($0[0], $0[1], $0[2]) }
         guard absoluteSigma.isFinite else { return nil }
         let weights = zip(weightsF, weightsD).map { min($0, $1) }
         var shape: Shape?
@@ -633,7 +700,7 @@ public struct HardIronRefiner: Sendable {
             shape = Shape(sigma: largest.squareRoot(), chiSquare: chi, size: size)
             softIron = (Matrix3.identity + m) * s0
         }
-        return Fit(offset: b, strength: strength, absoluteSigma: absoluteSigma, horizontalSigma: worst,
+        return Fit(offset: b, strength: strength, absoluteSigma: absoluteSigma, aliases: aliases, horizontalSigma: worst,
                    cost: cost / Double(max(1, blocks.count)), weights: weights, scale: scale,
                    softIron: softIron, shape: shape)
     }
