@@ -112,7 +112,7 @@ private func benchSettings() -> AttitudeSettings {
         "accelerationMinimumTimeConstant": \.accelerationMinimumTimeConstant,
         "accelerationCorrelationTime": \.accelerationCorrelationTime,
         "dipReferenceTimeConstant": \.dipReferenceTimeConstant,
-        "restFieldTurnDegrees": \.restFieldTurnDegrees,
+        "restFieldTurnSigmas": \.restFieldTurnSigmas,
         "tiltErrorAveragingTimeConstant": \.tiltErrorAveragingTimeConstant,
         "magneticTimingUncertainty": \.magneticTimingUncertainty,
         "gyroScaleObservationRate": \.gyroScaleObservationRate,

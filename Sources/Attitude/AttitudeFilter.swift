@@ -231,19 +231,15 @@ public struct AttitudeFilter: Sendable {
         // rest in proportion to their variances (a Kalman update, recomputed from the same prior
         // as the window lengthens and its mean grows more certain).
         if let accel {
-            rest.update(gyro: gyro, accelerometer: accel, magnetometer: field, dt: dt, gain: gains.restFilter,
-                        settings: settings)
+            rest.update(gyro: gyro, accelerometer: accel, magnetometer: field, headingNoise: accuracy.whiteNoise,
+                        dt: dt, gain: gains.restFilter, settings: settings)
             if rest.isAtRest(settings) {
                 if !resting {
                     restPrior = (bias, accuracy.tiltBiasVariance, accuracy.headingBiasVariance)
                     resting = true
                 }
-                // The field's turn is read from two averages of the field (each over
-                // `restFilterTimeConstant`), each as noisy as the heading's white noise per sample
-                // times the average's share k / (2 − k): twice that for their difference.
-                let k = gains.restFilter
                 let r = rest.measurementVariance(settings)
-                let rv = rest.verticalMeasurementVariance(settings, fieldTurnNoise: 2 * accuracy.whiteNoise * k / (2 - k))
+                let rv = rest.verticalMeasurementVariance(settings)
                 let kt = restPrior.tilt / (restPrior.tilt + r), kh = restPrior.heading / (restPrior.heading + rv)
                 // Each body axis takes the gain of the part it is of: the vertical's or the tilt's.
                 let d = (inclination * strapdown).inverseRotate(Vector3(0, 0, 1))

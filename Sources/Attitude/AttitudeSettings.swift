@@ -221,13 +221,17 @@ public struct AttitudeSettings: Sendable, Hashable {
     /// by a degree (0.017 g) within a second even as its roll stops. Default 0.005 g (0.3°).
     public var restAccelerationSteadiness: Double = 0.005
 
-    /// Farthest the field may turn about gravity during a rest (degrees), the field averaged over
-    /// `restFilterTimeConstant`. A turn about the vertical leaves gravity where it is in the body and
-    /// can read as steady as a bias on the gyro (a boat or a ship turning at 1 °/s); only the field
-    /// shows it. The averaged field's turn is noise within about 0.2° (0.5 µT per sample across a
-    /// 15 µT horizontal field, averaged over 0.5 s at 100 Hz, read twice), four times below this. A
-    /// rest claims the vertical bias no better than the turn it saw over its duration. Default 1°.
-    public var restFieldTurnDegrees: Double = 1
+    /// Farthest the field may turn about gravity during a rest, in standard deviations of the noise
+    /// of reading that turn from two averages of the field over `restFilterTimeConstant`. A turn
+    /// about the vertical leaves gravity where it is in the body and can read as steady as a bias on
+    /// the gyro (a ship turning at 0.5 °/s); only the field shows it. The noise is the field's white
+    /// heading noise per sample (as the innovations measure it, at least `magnetometerNoise` across
+    /// the horizontal field) times each average's share k / (2 − k), twice: about 0.26° on BROAD's
+    /// magnetometer, 0.08° for 0.2 µT across 20 µT at 100 Hz. A still body's field stays within
+    /// 3σ all but 0.3 % of the time; a steady 0.2 °/s turn passes 3 × 0.08° in 1.2 s, before the
+    /// 1.5 s a rest needs. A rest claims the vertical bias no better than the turn it saw over its
+    /// duration. Default 3.
+    public var restFieldTurnSigmas: Double = 3
 
     /// Time constant (s) of the short averages used for rest detection. Default 0.5 s.
     public var restFilterTimeConstant: Double = 0.5

@@ -15,7 +15,8 @@ import Linear
 /// - the averaged gyro is below `restGyroThreshold` (a bias larger than that is not a bias);
 /// - since the window began, the averaged gyro has not moved by more than `restGyroSteadiness` and
 ///   the averaged specific force not by more than `restAccelerationSteadiness`, and the averaged
-///   field has not turned about gravity by more than `restFieldTurnDegrees` (a steady turn about
+///   field has not turned about gravity by more than `restFieldTurnSigmas` times the noise of
+///   reading that turn (`fieldTurnNoise`; a steady turn about
 ///   the vertical leaves gravity and the gyro's reading as steady as a bias: only the field shows
 ///   it; without a magnetometer it cannot be told). This is what tells
 ///   rest from slow motion: a boat rolling in a swell slows to a near stop at each end of a roll,
@@ -44,6 +45,9 @@ public struct RestDetector: Sendable {
     /// Short average of the field (µT), and that average when the window began.
     private var filteredField: Vector3?
     private var windowField: Vector3?
+    /// Variance (degrees²) of the averaged field's turn as read from two of its short averages: the
+    /// field's white heading noise per sample times each average's share k / (2 − k), twice.
+    public private(set) var fieldTurnNoise = 0.0
     private var started = false
 
     public init() {}
@@ -63,12 +67,13 @@ public struct RestDetector: Sendable {
     }
 
     /// The same about the vertical: the gyro read whatever the field turned over the window (within
-    /// `restFieldTurnDegrees`) as well as the bias, so the rest's mean is uncertain by that turn,
+    /// `restFieldTurnSigmas`) as well as the bias, so the rest's mean is uncertain by that turn,
     /// and by the noise of reading it from two averaged fields (`fieldTurnNoise`, degrees²), over
-    /// the window's duration. The turn is not taken out of the mean: a noisy field would then move
-    /// the bias. Without a field, as about the other axes.
+    /// the window's duration. The turn is not taken out of the mean: a still field also drifts
+    /// (BROAD's lab by 0.1 °/s at rest, by 0.3 °/s beside a magnet), and that would then move the
+    /// bias. Without a field, as about the other axes.
     @inline(__always)
-    public func verticalMeasurementVariance(_ settings: AttitudeSettings, fieldTurnNoise: Double) -> Double {
+    public func verticalMeasurementVariance(_ settings: AttitudeSettings) -> Double {
         guard let (a, b) = fieldsAcrossGravity() else { return measurementVariance(settings) }
         let turn = atan2(a.cross(b).norm, a.dot(b)) * degreesPerRadian
         let duration = max(restDuration, 1e-3)
@@ -76,17 +81,18 @@ public struct RestDetector: Sendable {
     }
 
     /// Feeds one sample: gyro in °/s, specific force in g, both finite; the field in µT when this
-    /// sample has one.
-    public mutating func update(gyro: Vector3, accelerometer: Vector3, magnetometer: Vector3? = nil, dt: Double,
-                                settings: AttitudeSettings) {
-        update(gyro: gyro, accelerometer: accelerometer, magnetometer: magnetometer, dt: dt,
+    /// sample has one, and its white heading noise per sample (degrees²) as measured so far (0 when
+    /// not known: `magnetometerNoise` across the horizontal field is the floor).
+    public mutating func update(gyro: Vector3, accelerometer: Vector3, magnetometer: Vector3? = nil,
+                                headingNoise: Double = 0, dt: Double, settings: AttitudeSettings) {
+        update(gyro: gyro, accelerometer: accelerometer, magnetometer: magnetometer, headingNoise: headingNoise, dt: dt,
                gain: lowPassGain(dt: dt, tau: settings.restFilterTimeConstant), settings: settings)
     }
 
     /// The same, with the short averages' gain for this step worked out already.
     @inline(__always)
-    mutating func update(gyro: Vector3, accelerometer: Vector3, magnetometer: Vector3?, dt: Double, gain k: Double,
-                         settings: AttitudeSettings) {
+    mutating func update(gyro: Vector3, accelerometer: Vector3, magnetometer: Vector3?, headingNoise: Double,
+                         dt: Double, gain k: Double, settings: AttitudeSettings) {
         if !started {
             filteredGyro = gyro; filteredAcceleration = accelerometer; started = true
             windowGyro = gyro; windowAcceleration = accelerometer
@@ -109,7 +115,7 @@ public struct RestDetector: Sendable {
                 < settings.restAccelerationThreshold * settings.restAccelerationThreshold
             && (filteredGyro - windowGyro).squaredNorm < steadyGyro * steadyGyro
             && (filteredAcceleration - windowAcceleration).squaredNorm < steadyAcceleration * steadyAcceleration
-            && fieldHeld(settings)
+            && fieldHeld(headingNoise: headingNoise, share: k / (2 - k), settings: settings)
         if still {
             restDuration += dt
             gyroSum += gyro * dt
@@ -123,15 +129,22 @@ public struct RestDetector: Sendable {
         }
     }
 
-    /// Whether the averaged field has turned about gravity by less than `restFieldTurnDegrees`
-    /// since the window began (true without a field): the angle between the two fields' parts
-    /// across gravity, compared by its sine (and the parts pointing the same way).
+    /// Whether the averaged field has turned about gravity by less than `restFieldTurnSigmas` times
+    /// its reading noise since the window began (true without a field), and that noise
+    /// (`fieldTurnNoise`) worked out for this sample: the white heading noise per sample, at least
+    /// `magnetometerNoise` across the field's part across gravity, times `share` (an average's
+    /// share k / (2 − k)), twice. The angle between the two fields' parts across gravity is
+    /// compared by its sine (and the parts pointing the same way).
     @inline(__always)
-    private func fieldHeld(_ settings: AttitudeSettings) -> Bool {
+    private mutating func fieldHeld(headingNoise: Double, share: Double, settings: AttitudeSettings) -> Bool {
         guard let (a, b) = fieldsAcrossGravity() else { return true }
-        let dot = a.dot(b)
-        let sine = settings.restFieldTurnDegrees * radiansPerDegree   // sin θ ≈ θ at a degree
-        return dot > 0 && a.cross(b).squaredNorm < sine * sine * a.squaredNorm * b.squaredNorm
+        let across = a.squaredNorm, across0 = b.squaredNorm
+        let noise = settings.magnetometerNoise * settings.magnetometerNoise / max(across, 1e-12)   // rad² per sample
+        let white = max(headingNoise * radiansPerDegree * radiansPerDegree, noise)
+        let turnNoise = 2 * white * share                                                        // rad²
+        fieldTurnNoise = turnNoise * degreesPerRadian * degreesPerRadian
+        let limit = settings.restFieldTurnSigmas * settings.restFieldTurnSigmas * turnNoise      // sin² θ ≈ θ²
+        return a.dot(b) > 0 && a.cross(b).squaredNorm < limit * across * across0
     }
 
     /// The averaged field now and when the window began, each less its part along the averaged
