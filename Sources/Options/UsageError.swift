@@ -7,6 +7,8 @@ public enum UsageError: Error, Equatable, Sendable {
     case unexpectedArgument(String, command: String)
     case missingArgument(String, command: String)
     case invalidValue(option: String, value: String, expected: String)
+    /// A value whose parser said what is wrong with it in a whole sentence (`reason`).
+    case rejectedValue(option: String, value: String, reason: String)
     case conflict(String)
     case unknownCommand(String, suggestion: String?)
 
@@ -26,6 +28,8 @@ public enum UsageError: Error, Equatable, Sendable {
             return "missing \(a)\nsee 'lodestone \(command) --help'"
         case .invalidValue(let o, let v, let expected):
             return "invalid value '\(v)' for --\(o): expected \(expected)"
+        case .rejectedValue(let o, let v, let reason):
+            return "invalid value '\(v)' for --\(o): \(reason)"
         case .conflict(let text): return text
         case .unknownCommand(let c, let suggestion):
             return "unknown command '\(c)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")

@@ -279,5 +279,13 @@ struct OptionGroupTests {
         #expect(chip.message.contains("qmc5883l") && chip.message.contains("ak09916"))
         #expect(usageError(["detect", "--sensor", "qmc5883l"])?.message.contains("--simulate") == true)
         #expect(usageError(["calibrate", "--sim-speed", "5"])?.message.contains("--simulate") == true)
+        // An endpoint's parser says what is wrong in a sentence of its own (not after "expected"), and
+        // a password given in the URL is not repeated.
+        let port = try #require(usageError(["serve", "--simulate", "--nmea", "tcp://:99999"])?.message)
+        #expect(port.hasPrefix("invalid value 'tcp://:99999' for --nmea: ':99999' has no valid port"), "\(port)")
+        for url in ["mqtt://bob:s3cret@", "mqtt://bob:s3cret@host/a/#", "http://bob:s3cret@host"] {
+            let message = try #require(usageError(["serve", "--simulate", "--mqtt", url])?.message, "\(url)")
+            #expect(!message.contains("s3cret") && message.contains("bob:***@") && !message.contains(": expected '"), "\(message)")
+        }
     }
 }

@@ -114,7 +114,7 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
         let expected = "mqtt://[USER[:PASSWORD]@]HOST[:PORT]/PREFIX or mqtts://… (TLS), e.g. mqtt://127.0.0.1:1883/lodestone"
         let lower = text.lowercased()
         let secure = lower.hasPrefix("mqtts://")
-        guard secure || lower.hasPrefix("mqtt://") else { throw InvalidRequest("'\(sanitize(text))' is not \(expected)") }
+        guard secure || lower.hasPrefix("mqtt://") else { throw InvalidRequest("'\(sanitize(hidingPassword(text)))' is not \(expected)") }
         var rest = String(text.dropFirst(secure ? 8 : 7))
         var prefix = "lodestone"
         if let slash = rest.firstIndex(of: "/") {
@@ -122,7 +122,7 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
             rest = String(rest[..<slash])
             while prefix.hasSuffix("/") { prefix.removeLast() }
             guard !prefix.isEmpty, !prefix.contains("#"), !prefix.contains("+") else {
-                throw InvalidRequest("'\(sanitize(text))' needs a topic prefix without wildcards (# +): \(expected)")
+                throw InvalidRequest("'\(sanitize(hidingPassword(text)))' needs a topic prefix without wildcards (# +): \(expected)")
             }
         }
         var user: String?
@@ -183,7 +183,7 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The URL text with a password replaced by ***, for messages.
-    static func hidingPassword(_ text: String) -> String {
+    public static func hidingPassword(_ text: String) -> String {
         guard let colonSlash = text.firstIndex(of: ":"), text[colonSlash...].hasPrefix("://"),
               let at = text.lastIndex(of: "@") else { return text }
         let start = text.index(colonSlash, offsetBy: 3)

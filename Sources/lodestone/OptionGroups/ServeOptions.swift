@@ -57,7 +57,7 @@ struct ServeSinkOptions: OptionGroup {
             do {
                 mqtt.append(try MQTTEndpoint.parse(text))
             } catch {
-                throw .invalidValue(option: Self.mqtt.name, value: text, expected: error.message)
+                throw .rejectedValue(option: Self.mqtt.name, value: MQTTEndpoint.hidingPassword(text), reason: error.message)
             }
         }
         mqttOptions = MQTTOptions(passwordFile: arguments.string(Self.mqttPasswordFile), caFile: arguments.string(Self.mqttCA),
@@ -88,7 +88,7 @@ struct ServeSinkOptions: OptionGroup {
         do {
             return try ServeEndpoint.parse(text, defaultPort: defaultPort)
         } catch {
-            throw .invalidValue(option: option.name, value: text, expected: error.message)
+            throw .rejectedValue(option: option.name, value: text, reason: error.message)
         }
     }
 }
