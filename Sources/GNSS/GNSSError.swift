@@ -9,6 +9,8 @@ import Platform
 public enum GNSSError: UserFacingError, Equatable, Sendable {
     /// The TCP connection to gpsd was refused or failed.
     case cannotConnect(GpsdAddress)
+    /// gpsd's host name could not be resolved (a typo, no DNS yet).
+    case cannotResolve(GpsdAddress)
     /// gpsd accepted the connection but the watch request could not be sent.
     case watchFailed(GpsdAddress)
     /// The connection to gpsd closed or failed while streaming.
@@ -30,6 +32,9 @@ public enum GNSSError: UserFacingError, Equatable, Sendable {
             return "cannot reach gpsd at \(a): is it running? 'sudo systemctl start gpsd' "
                 + "(and 'sudo systemctl enable gpsd' to start it at boot); check --gpsd HOST:PORT, "
                 + "or use --simulate to try Lodestone without a receiver"
+        case .cannotResolve(let a):
+            return "cannot resolve gpsd's host '\(sanitize(a.host))': check the name in --gpsd HOST:PORT, or give its IP "
+                + "address, e.g. 127.0.0.1:2947"
         case .watchFailed(let a):
             return "gpsd at \(a) accepted the connection but not the watch request; "
                 + "check that it is gpsd (not another service) on that port, and its log ('journalctl -u gpsd')"
@@ -52,9 +57,17 @@ public enum GNSSError: UserFacingError, Equatable, Sendable {
         }
     }
 
+    /// gpsd could not be reached at all (refused, or its name did not resolve), as against lost.
+    public var isUnreachable: Bool {
+        switch self {
+        case .cannotConnect, .cannotResolve: return true
+        default: return false
+        }
+    }
+
     public var exitCode: ExitCode {
         switch self {
-        case .cannotConnect, .watchFailed, .connectionLost, .closedAtOnce, .lineTooLong, .gpsdError: return .unavailable
+        case .cannotConnect, .cannotResolve, .watchFailed, .connectionLost, .closedAtOnce, .lineTooLong, .gpsdError: return .unavailable
         case .malformedReport: return .dataError
         case .invalidAddress: return .usage
         }

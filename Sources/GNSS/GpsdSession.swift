@@ -47,7 +47,8 @@ final class GpsdSession {
         close()
         data.pointee = gps_data_t()
         guard gps_open(address.host, String(address.port), data) == 0 else {
-            throw .cannotConnect(address)
+            // libgps leaves its own (negative) code in errno: NL_NOHOST when the name does not resolve.
+            throw errno == NL_NOHOST ? .cannotResolve(address) : .cannotConnect(address)
         }
         isOpen = true
         peerVerified = false

@@ -1,4 +1,4 @@
-import GNSS
+@testable import GNSS
 import Testing
 
 @Suite("gpsd address and errors")
@@ -29,6 +29,17 @@ struct GpsdAddressTests {
         #expect(GNSSError.connectionLost(a).message.contains("retrying"))
         #expect(GNSSError.invalidAddress("x:y").message.contains("HOST:PORT"))
         #expect(GNSSError.invalidAddress("x:y").exitCode == .usage)
+        let typo = GNSSError.cannotResolve(GpsdAddress(host: "pi.lcoal", port: 2947))
+        #expect(typo.message.hasPrefix("cannot resolve gpsd's host 'pi.lcoal'") && typo.message.contains("IP address"))
+        #expect(typo.exitCode == .unavailable && typo.isUnreachable && !GNSSError.connectionLost(a).isUnreachable)
+    }
+
+    @Test func aNameThatDoesNotResolveIsSaidSo() {
+        // .invalid never resolves (RFC 6761): told apart from a refused connection.
+        let session = GpsdSession()
+        #expect(throws: GNSSError.cannotResolve(GpsdAddress(host: "no-such-gpsd.invalid", port: 2947))) {
+            try session.open(GpsdAddress(host: "no-such-gpsd.invalid", port: 2947))
+        }
     }
 
     @Test func fixModesOrderAndParse() {

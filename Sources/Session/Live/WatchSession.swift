@@ -72,7 +72,7 @@ public enum WatchSession {
         // A gyro-aided heading settles in its first seconds; the reading waits for that too.
         if estimate.flags.contains(.initialising) && waited < onceTimeout { return false }
         guard let gnss = live.gnss, estimate.trueHeading == nil else { return true }
-        if let state = live.gnssState, case .disconnected(.cannotConnect) = state {
+        if let state = live.gnssState, case .disconnected(let error) = state, error.isUnreachable {
             runtime.say("no true heading: " + describe(state, source: gnss))
             return true
         }
