@@ -5,6 +5,7 @@ public enum FileError: UserFacingError, Equatable {
     case write(path: String, Errno)
     case sync(path: String, Errno)
     case rename(from: String, to: String, Errno)
+    case remove(path: String, Errno)
     case notText(path: String)
     /// A profile or places file that is not a regular file (a FIFO, a device, a folder).
     case notRegular(path: String)
@@ -27,6 +28,7 @@ public enum FileError: UserFacingError, Equatable {
             return text
         case .sync(let path, let e): return "cannot flush \(path) to disk: \(e)"
         case .rename(let from, let to, let e): return "cannot replace \(to) with \(from): \(e)"
+        case .remove(let path, let e): return "cannot remove \(path): \(e)"
         case .notRegular(let path):
             return "\(path) is not a regular file (a device, a pipe or a folder): name a file"
         case .linkRefused(let path, let folder):

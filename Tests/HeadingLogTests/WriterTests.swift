@@ -217,6 +217,42 @@ struct WriterTests {
         #expect(lines(b)[1].hasPrefix("2024-06-01T00:00:00.000Z"))
     }
 
+    @Test("--keep: a rotated log keeps its newest N files, says what it removed, and a new run resumes the newest")
+    func keepBySize() throws {
+        let dir = try scratchFolder(); defer { removeFolder(dir) }
+        let path = dir + "/k.csv"
+        // Files that are not this log's are never touched, whatever their names look like.
+        for other in ["k.notes.csv", "k.1.csv.bak", "kk.5.csv", "k.+7.csv"] {
+            FileManager.default.createFile(atPath: dir + "/" + other, contents: Data("x".utf8))
+        }
+        let s = try LogSession(.init(path: path, rotation: .size(bytes: 1000), keep: 2))
+        for i in 0..<60 { try s.append(row(i)) }
+        let said = s.takeNews()
+        try s.close()
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        let logs = LogRotation.existingFiles(path, rotation: .size(bytes: 1000))
+        #expect(logs.count == 2, "\(names)")
+        let newest = try #require(logs.last)
+        #expect(newest.key >= 3 && logs.first?.key == newest.key - 1, "\(names)")
+        #expect(said.count == newest.key - 1 && said.allSatisfy { $0.hasPrefix("removed the old log file") }, "\(said)")
+        for other in ["k.notes.csv", "k.1.csv.bak", "kk.5.csv", "k.+7.csv"] { #expect(names.contains(other)) }
+        // The next run appends to the highest number, though the ones below it are gone.
+        let resumed = try LogSession(.init(path: path, rotation: .size(bytes: 1000), keep: 2))
+        #expect(resumed.currentPath == newest.path || resumed.currentPath == LogRotation.numberedPath(path, newest.key + 1))
+        try resumed.close()
+        // Daily files by their date, oldest first.
+        let daily = dir + "/d.csv"
+        for day in ["20240530", "20240601", "20240531"] {
+            FileManager.default.createFile(atPath: dir + "/d-" + day + ".csv", contents: Data())
+        }
+        #expect(LogRotation.existingFiles(daily, rotation: .daily).map(\.key) == [20240530, 20240531, 20240601])
+        let midnight = 1_717_200_000.0   // 2024-06-01T00:00:00Z
+        let d = try LogSession(.init(path: daily, rotation: .daily, keep: 1), wall: midnight + 5)
+        #expect(d.notes.count == 2, "\(d.notes)")
+        try d.close()
+        #expect(LogRotation.existingFiles(daily, rotation: .daily).map(\.key) == [20240601])
+    }
+
     @Test("file names for rotation")
     func names() {
         #expect(LogRotation.numberedPath("/var/lib/lodestone/heading.csv", 0) == "/var/lib/lodestone/heading.csv")

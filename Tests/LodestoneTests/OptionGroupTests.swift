@@ -234,6 +234,8 @@ struct OptionGroupTests {
         ["log", "--simulate", "-o", "x.csv", "--rotate", "weekly"],
         ["log", "--simulate", "-o", "x.csv", "--rotate", "daily", "--rotate-size", "5"],
         ["log", "--simulate", "-o", "x.csv", "--rate", "0"],
+        ["log", "--simulate", "-o", "x.csv", "--keep", "3"],
+        ["log", "--simulate", "-o", "x.csv", "--rotate", "daily", "--keep", "0"],
         ["log", "--simulate", "-o", "x.csv", "--deviation", "show"],
         ["track", "--simulate", "--gpsd", "127.0.0.1:2947"],
         ["track", "--gpsd", "bad host;x"],

@@ -42,6 +42,36 @@ public enum LogRotation: Sendable, Equatable {
         return stem + "-" + date + ext
     }
 
+    /// The files of a rotated log that exist beside `path`, oldest first, each with its number (the
+    /// path itself is 0) or its day (YYYYMMDD). Only names this rotation makes are listed; other
+    /// files in the folder are never counted.
+    public static func existingFiles(_ path: String, rotation: LogRotation) -> [(key: Int, path: String)] {
+        let folder = Files.parentFolder(of: path)
+        let slash = path.lastIndex(of: "/")
+        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let (stem, ext) = split(base)
+        guard let names = Files.list(folder) else { return [] }
+        var keyed: [(key: Int, name: String)] = []
+        for name in names where name.hasPrefix(stem) && name.hasSuffix(ext) && name.count > stem.count + ext.count {
+            let middle = name.dropFirst(stem.count).dropLast(ext.count)
+            switch rotation {
+            case .none:
+                continue
+            case .size:
+                guard middle.first == ".", let n = Int(middle.dropFirst()), n > 0,
+                      String(n) == middle.dropFirst() else { continue }
+                keyed.append((n, name))
+            case .daily:
+                let digits = middle.dropFirst()
+                guard middle.first == "-", digits.count == 8, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let day = Int(digits) else { continue }
+                keyed.append((day, name))
+            }
+        }
+        if case .size = rotation, names.contains(base) { keyed.append((0, base)) }
+        let prefix = slash.map { String(path[...$0]) } ?? ""
+        return keyed.sorted { $0.key < $1.key }.map { ($0.key, prefix + $0.name) }
+    }
+
     /// A name beside `path` that does not exist yet ("heading-2.csv", "heading-3.csv", …).
     public static func freeName(near path: String) -> String {
         let (stem, ext) = split(path)

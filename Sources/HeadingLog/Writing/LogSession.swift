@@ -27,6 +27,10 @@ public final class LogSession {
         public var rotation: LogRotation
         /// Buffered bytes that force a write before the interval ends.
         public var bufferLimit: Int
+        /// With rotation, the most files of the log kept: when a new one starts, the oldest beyond
+        /// this many are removed, so a log that runs for months holds a bounded share of the disk.
+        /// nil: every file is kept.
+        public var keep: Int?
         /// To a pipe or FIFO: the bytes of whole rows queued for a reader that is behind, beyond
         /// which new rows are lost (counted) rather than waited for. 1 MiB: about 40 s at 100 Hz.
         public var streamLimit: Int
@@ -35,7 +39,8 @@ public final class LogSession {
         public static let defaultFsyncInterval = 1.0
 
         public init(path: String, overwrite: Bool = false, fsyncInterval: Double = defaultFsyncInterval, flushInterval: Double = 0.5,
-                    rotation: LogRotation = .none, bufferLimit: Int = 1 << 16, streamLimit: Int = 1 << 20) {
+                    rotation: LogRotation = .none, keep: Int? = nil, bufferLimit: Int = 1 << 16, streamLimit: Int = 1 << 20) {
+            self.keep = keep
             self.path = path
             self.overwrite = overwrite
             self.fsyncInterval = fsyncInterval
@@ -53,6 +58,9 @@ public final class LogSession {
     public private(set) var rowsWritten = 0
     /// Things worth telling the user, e.g. an incomplete row dropped from the end of the file.
     public private(set) var notes: [String] = []
+    /// Things to tell the user that happened after opening (an old file removed by `keep`), until
+    /// taken (`takeNews`).
+    private var news: [String] = []
     /// Rows lost because the reader of a pipe or FIFO did not keep up (a regular file loses none).
     public private(set) var droppedRows = 0
 
@@ -86,10 +94,38 @@ public final class LogSession {
             fileDay = TimeText.floorDivide(TimeText.milliseconds(wall) ?? 0, 86_400_000).0
             try openFile(LogRotation.datedPath(options.path, day: fileDay))
         case .size(let limit):
-            // Appending resumes the newest numbered file; --overwrite starts again from the first.
-            while !options.overwrite && Files.exists(LogRotation.numberedPath(options.path, fileIndex + 1)) { fileIndex += 1 }
+            // Appending resumes the newest numbered file (the highest number, whatever `keep` removed
+            // below it); --overwrite starts again from the first.
+            if !options.overwrite, let newest = LogRotation.existingFiles(options.path, rotation: options.rotation).last {
+                fileIndex = newest.key
+            }
             try openFile(LogRotation.numberedPath(options.path, fileIndex))
             if let f = file, f.size >= limit, f.size > LogSchema.headerLine.count { try rotate() }
+        }
+        pruneOldFiles()
+        notes += news
+        news.removeAll()
+    }
+
+    /// What happened since the last call that the user should hear (an old file removed by `keep`).
+    public func takeNews() -> [String] {
+        defer { news.removeAll() }
+        return news
+    }
+
+    /// Removes the oldest files of a rotated log beyond `keep` (never the one in use). A file that
+    /// cannot be removed is said and left; the log goes on.
+    private func pruneOldFiles() {
+        guard let keep = options.keep, options.rotation != .none else { return }
+        let files = LogRotation.existingFiles(options.path, rotation: options.rotation).map(\.path).filter { $0 != currentPath }
+        // The file in use counts as one of those kept.
+        for old in files.dropLast(max(0, keep - 1)) {
+            do {
+                try Files.removeFile(old)
+                news.append("removed the old log file \(sanitize(old)) (--keep \(keep))")
+            } catch {
+                news.append("could not remove the old log file \(sanitize(old)) (--keep \(keep)): \(error.message)")
+            }
         }
     }
 
@@ -188,6 +224,7 @@ public final class LogSession {
             try closeFile(f)
             fileDay = day
             try openFile(LogRotation.datedPath(options.path, day: day))
+            pruneOldFiles()
         case .size(let limit):
             let pending = f.size + buffer.count
             guard pending + rowBytes > limit, pending > LogSchema.headerLine.count else { return }
@@ -200,5 +237,6 @@ public final class LogSession {
         if let file { try closeFile(file) }
         fileIndex += 1
         try openFile(LogRotation.numberedPath(options.path, fileIndex))
+        pruneOldFiles()
     }
 }

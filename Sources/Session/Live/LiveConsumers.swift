@@ -74,6 +74,7 @@ final class LogRows: LiveConsumer {
 
     func turn(_ loop: LiveLoop, now: Double) throws -> LiveStep {
         try session.tick()
+        for news in session.takeNews() { runtime.say(news) }
         losses.check(now: now, lost: session.droppedRows) { say(lost: $0) }
         return .proceed
     }

@@ -12,6 +12,9 @@ struct LogFileOptions: OptionGroup {
     static let rotate = Option("rotate", value: "PERIOD", choices: RotationPeriod.self,
                                help: "daily: one file per UTC day, FILE-YYYYMMDD.csv")
 
+    static let keep = Option("keep", value: "N", range: 1...1_000_000, absent: "every file is kept",
+                             help: "with --rotate-size or --rotate: keep the newest N files of the log, removing older ones as new ones start")
+
     /// The words of `--rotate`: how often a new file is started.
     enum RotationPeriod: String, CaseIterable {
         case daily
@@ -23,7 +26,7 @@ struct LogFileOptions: OptionGroup {
         }
     }
 
-    static var options: [Option] { [output, overwrite, fsyncInterval, rotateSize, rotate] }
+    static var options: [Option] { [output, overwrite, fsyncInterval, rotateSize, rotate, keep] }
     /// By size or by day: `[--rotate-size MB | --rotate daily]`.
     static let rotations = OptionAlternatives.oneOf([rotateSize, rotate])
 
@@ -37,6 +40,10 @@ struct LogFileOptions: OptionGroup {
             rotation = .size(bytes: Int(megabytes * 1_000_000))
         }
         if let period = try arguments.choice(Self.rotate, as: RotationPeriod.self) { rotation = period.rotation }
+        let keep = try arguments.integer(Self.keep)
+        if keep != nil && rotation == .none {
+            throw .conflict("--keep needs --rotate-size MB or --rotate daily: it removes the oldest files of a rotated log")
+        }
         let fsync = try arguments.numberValue(Self.fsyncInterval)
         guard let path = arguments.string(Self.output), !path.isEmpty else {
             if arguments.string(Self.output) != nil {
@@ -46,7 +53,7 @@ struct LogFileOptions: OptionGroup {
             return
         }
         file = LogSession.Options(path: path, overwrite: arguments.flag(Self.overwrite), fsyncInterval: fsync,
-                                  rotation: rotation)
+                                  rotation: rotation, keep: keep)
     }
 }
 
