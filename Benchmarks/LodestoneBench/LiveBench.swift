@@ -500,11 +500,7 @@ private func benchServeResidentMemory() -> Double? {
         print("live.serve_rss: skipped, no \(Environment.value("LODESTONE_BINARY") ?? ".build/release/lodestone") (make bench builds it)")
         return nil
     }
-    guard let tcpPort = freeLoopbackPort(), let consumer = LoopbackConsumer(tcpPort: tcpPort) else {
-        print("live.serve_rss: cannot open loopback sockets; skipped")
-        return nil
-    }
-    let broker = LocalBroker()
+    guard let (tcpPort, consumer, broker) = binaryConsumers("live.serve_rss") else { return nil }
     defer { broker?.stop() }
     let jsonPath = "/tmp/lodestone-bench-serve-rss-\(getpid()).jsonl"
     defer { unlink(jsonPath) }
@@ -540,6 +536,17 @@ private func benchServeResidentMemory() -> Double? {
     return usPerUpdate.isFinite ? usPerUpdate : nil
 }
 
+/// The consumers a real process serves in `live.serve_rss` and `live.c_floor`: the reading TCP client
+/// (of a free port the process listens on) and the UDP socket, on their own thread, and a local
+/// mosquitto when it is installed (stop it at the end). Nil, said, when loopback sockets cannot be had.
+private func binaryConsumers(_ name: String) -> (tcpPort: UInt16, consumer: LoopbackConsumer, broker: LocalBroker?)? {
+    guard let tcpPort = freeLoopbackPort(), let consumer = LoopbackConsumer(tcpPort: tcpPort) else {
+        print("\(name): cannot open loopback sockets; skipped")
+        return nil
+    }
+    return (tcpPort, consumer, LocalBroker())
+}
+
 /// `live.c_floor`: Benchmarks/c/live_floor.c (LODESTONE_LIVE_FLOOR, default .build/bench/live_floor)
 /// at 50 Hz against the consumers of `live.serve_rss`: its CPU per update and share of a core over
 /// the steady part. Returns the µs per update.
@@ -550,11 +557,7 @@ private func benchCFloor() -> Double? {
         print("live.c_floor: skipped, no \(program) (make bench builds it from Benchmarks/c/live_floor.c)")
         return nil
     }
-    guard let tcpPort = freeLoopbackPort(), let consumer = LoopbackConsumer(tcpPort: tcpPort) else {
-        print("live.c_floor: cannot open loopback sockets; skipped")
-        return nil
-    }
-    let broker = LocalBroker()
+    guard let (tcpPort, consumer, broker) = binaryConsumers("live.c_floor") else { return nil }
     defer { broker?.stop() }
     let jsonPath = "/tmp/lodestone-bench-floor-\(getpid()).jsonl"
     let outPath = "/tmp/lodestone-bench-floor-\(getpid()).out"
