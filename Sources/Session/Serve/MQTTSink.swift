@@ -78,6 +78,12 @@ public final class MQTTSink: ServeSink {
     private var unsentFrom = 0
     /// Heading updates written directly so far (the rest went through libmosquitto).
     public private(set) var directlyWritten = 0
+    /// Since when a packet written directly has waited for the socket (nil while nothing waits).
+    private var stalledSince: Double?
+    /// How long a broker may take nothing before its connection is given up and made again: what
+    /// libmosquitto's keep-alive allows (1.5 × the 30 s keep-alive), which the direct writes would
+    /// otherwise hold off (libmosquitto is not called while a packet waits).
+    public static let stallLimit = 45.0
     /// True while the broker has accepted the connection.
     var isConnected: Bool { shared.state.withLock { $0.connected } }
 
@@ -232,6 +238,24 @@ public final class MQTTSink: ServeSink {
         return true
     }
 
+    /// A broker that took nothing for `stallLimit`: as libmosquitto's keep-alive would, the connection
+    /// is given up (said) and made again at once; the half-sent packet goes with it (the broker
+    /// publishes the last will, "offline", and "online" follows when it answers again).
+    private func abandonStalledConnection(now: Double) {
+        dropUnsent()
+        stalledSince = nil
+        shared.state.withLock {
+            if $0.connected { $0.notes.append("the MQTT broker took nothing for \(Int(Self.stallLimit)) s; reconnecting (updates are dropped until then)") }
+            $0.connected = false
+        }
+        for note in shared.state.withLock({ s -> [String] in defer { s.notes.removeAll() }; return s.notes }) {
+            runtime.say(note + " (" + endpoint.description + ")")
+        }
+        // Closes the stalled socket and connects anew (no DISCONNECT: it would follow half a packet).
+        _ = mosquitto_reconnect_async(handle)
+        nextRetry = now + retryDelay
+    }
+
     /// Forgets a packet written directly and left half sent (the connection it was on is gone).
     private func dropUnsent() {
         if unsentFrom < packet.count { dropped += 1 }
@@ -324,9 +348,16 @@ public final class MQTTSink: ServeSink {
         // A packet written directly and not yet taken whole goes first; while it waits, libmosquitto
         // (which could write a ping or a queued message between its bytes) is left alone.
         if shared.state.withLock({ $0.connected }) {
-            guard flushDirect() else { return }
+            guard flushDirect() else {
+                let since = stalledSince ?? now
+                stalledSince = since
+                if now - since >= Self.stallLimit { abandonStalledConnection(now: now) }
+                return
+            }
+            stalledSince = nil
         } else {
             dropUnsent()
+            stalledSince = nil
         }
         if now < nextRead, shared.state.withLock({ $0.connected }), !mosquitto_want_write(handle) {
             mosquitto_loop_misc(handle)
