@@ -96,6 +96,7 @@ bench: bench-deps
 	$(BUILD_ENV) $(SWIFT) build $(RELEASE) --product lodestone
 	@mkdir -p .build/bench $(REFERENCE_BIN)
 	@cc -O2 -o .build/bench/geod_inverse_bench Benchmarks/c/geod_inverse_bench.c -lproj -lm
+	@cc -O2 -o .build/bench/live_floor Benchmarks/c/live_floor.c
 	@rm -f $(REFERENCE_BIN)/vqf_harness $(REFERENCE_BIN)/fusion_harness
 	@if [ -f $(REFERENCE_SRC)/vqf/vqf/cpp/vqf.cpp ]; then \
 	  c++ -O2 -I $(REFERENCE_SRC)/vqf/vqf/cpp -o $(REFERENCE_BIN)/vqf_harness \

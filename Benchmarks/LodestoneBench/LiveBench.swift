@@ -19,6 +19,10 @@
 //   the loop sleeps) at that rate with nothing done: the least an update or a row can cost here.
 // - `live.serve_sink.nmea_tcp`, `.signalk_udp`, `.json_file`, `.mqtt`: serve at 50 Hz with that sink
 //   alone; the sink's cost is its us_per_update less `live.loop_50hz`'s.
+// - `live.c_floor`: a plain C loop (Benchmarks/c/live_floor.c, built by `make bench`) making the
+//   system calls serve makes at 50 Hz with the four sinks, against the same consumers as
+//   `live.serve_rss`, and nothing else: the least serve could cost here. What serve costs above it
+//   is Lodestone's own work (the sensor, the filter, the formatting, the loop).
 // - `live.budget`: the goals in µs per update (serve: 1 % at 50 Hz is 200 µs; log: 0.5 % at 100 Hz is
 //   50 µs) beside the wake-up, the loop alone, each sink and the whole, from the runs above.
 // CPU is the process's user + system time over the run (every thread: libmosquitto's too), less the
@@ -27,6 +31,7 @@
 // sets each run's length (default 8 s). The cost of each sink alone is `serve.publish.*` (ServeBench).
 import Glibc
 import HeadingLog
+import JSON
 import Platform
 import Sensors
 import Session
@@ -222,9 +227,11 @@ func runLiveBenchmarks() {
     }
     benchLogLive(rate: 50, goal: nil)
     let log = benchLogLive(rate: 100, goal: 0.5)
-    benchServeResidentMemory()
+    let binary = benchServeResidentMemory()
+    let cFloor = benchCFloor()
     benchLogBinary()
-    reportBudget(floor50: floor50, floor100: floor100, loop: loop, serve: serve, sinks: sinks, log: log)
+    reportBudget(floor50: floor50, floor100: floor100, loop: loop, serve: serve, sinks: sinks, log: log,
+                 binary: binary, cFloor: cFloor)
 }
 
 /// The sinks of `live.serve_50hz`, each measured alone (`live.serve_sink.NAME`).
@@ -354,9 +361,13 @@ private func benchServeLive(only: ServeSinkChoice? = nil) -> Double? {
 
 /// `live.budget`: the goals as µs per update against what this machine's bare wake-up costs, the
 /// loop alone, each sink and the whole, so a goal missed shows where its budget went.
-private func reportBudget(floor50: Double?, floor100: Double?, loop: Double?, serve: Double?, sinks: [(String, Double)], log: Double?) {
+private func reportBudget(floor50: Double?, floor100: Double?, loop: Double?, serve: Double?, sinks: [(String, Double)], log: Double?,
+                          binary: Double?, cFloor: Double?) {
     guard report.shouldRun("live.budget") else { return }
     var extra: [(String, String)] = [("serve_budget_us_per_update", "200"), ("log_budget_us_per_row", "50")]
+    if let binary { extra.append(("serve_binary_us", fixed(binary, 1))) }
+    if let cFloor { extra.append(("c_floor_us", fixed(cFloor, 1))) }
+    if let binary, let cFloor { extra.append(("serve_above_c_floor_us", fixed(binary - cFloor, 1))) }
     if let floor50 { extra.append(("wake_us_50hz", fixed(floor50, 1))) }
     if let loop { extra.append(("loop_alone_us", fixed(loop, 1))) }
     for (sink, us) in sinks {
@@ -481,18 +492,15 @@ private func benchBinary() -> String? {
 /// A real `lodestone serve --simulate --rate 50` with four sinks (NMEA 0183 over TCP to a reading
 /// client, Signal K over UDP, JSON lines to a file, MQTT to a local mosquitto): its CPU per update
 /// and share of a core (steady state, every thread), and its peak resident memory (VmHWM).
-/// Goals: ≤ 1 % of a core, ≤ 16 MB.
-private func benchServeResidentMemory() {
-    guard report.shouldRun("live.serve_rss") else { return }
+/// Goals: ≤ 1 % of a core, ≤ 16 MB. Returns the CPU µs per update.
+@discardableResult
+private func benchServeResidentMemory() -> Double? {
+    guard report.shouldRun("live.serve_rss") else { return nil }
     guard let binary = benchBinary() else {
         print("live.serve_rss: skipped, no \(Environment.value("LODESTONE_BINARY") ?? ".build/release/lodestone") (make bench builds it)")
-        return
+        return nil
     }
-    guard let tcpPort = freeLoopbackPort(), let consumer = LoopbackConsumer(tcpPort: tcpPort) else {
-        print("live.serve_rss: cannot open loopback sockets; skipped")
-        return
-    }
-    let broker = LocalBroker()
+    guard let (tcpPort, consumer, broker) = binaryConsumers("live.serve_rss") else { return nil }
     defer { broker?.stop() }
     let jsonPath = "/tmp/lodestone-bench-serve-rss-\(getpid()).jsonl"
     defer { unlink(jsonPath) }
@@ -503,7 +511,7 @@ private func benchServeResidentMemory() {
     guard let run = runBinary(command, name: "serve") else {
         consumer.finish()
         print("live.serve_rss: cannot start \(binary)")
-        return
+        return nil
     }
     consumer.finish()
     let megabytes = Double(run.peakKB) / 1024
@@ -525,6 +533,59 @@ private func benchServeResidentMemory() {
         ("seconds", fixed(run.wall, 1)), ("client_bytes", "\(consumer.bytes)"), ("mqtt", broker == nil ? "false" : "true"),
         ("goal_cpu_percent", "1"), ("goal_rss_mb", "16"), ("goal_met", met ? "true" : "false"),
     ]))
+    return usPerUpdate.isFinite ? usPerUpdate : nil
+}
+
+/// The consumers a real process serves in `live.serve_rss` and `live.c_floor`: the reading TCP client
+/// (of a free port the process listens on) and the UDP socket, on their own thread, and a local
+/// mosquitto when it is installed (stop it at the end). Nil, said, when loopback sockets cannot be had.
+private func binaryConsumers(_ name: String) -> (tcpPort: UInt16, consumer: LoopbackConsumer, broker: LocalBroker?)? {
+    guard let tcpPort = freeLoopbackPort(), let consumer = LoopbackConsumer(tcpPort: tcpPort) else {
+        print("\(name): cannot open loopback sockets; skipped")
+        return nil
+    }
+    return (tcpPort, consumer, LocalBroker())
+}
+
+/// `live.c_floor`: Benchmarks/c/live_floor.c (LODESTONE_LIVE_FLOOR, default .build/bench/live_floor)
+/// at 50 Hz against the consumers of `live.serve_rss`: its CPU per update and share of a core over
+/// the steady part. Returns the µs per update.
+private func benchCFloor() -> Double? {
+    guard report.shouldRun("live.c_floor") else { return nil }
+    let program = Environment.value("LODESTONE_LIVE_FLOOR") ?? ".build/bench/live_floor"
+    guard access(program, X_OK) == 0 else {
+        print("live.c_floor: skipped, no \(program) (make bench builds it from Benchmarks/c/live_floor.c)")
+        return nil
+    }
+    guard let (tcpPort, consumer, broker) = binaryConsumers("live.c_floor") else { return nil }
+    defer { broker?.stop() }
+    let jsonPath = "/tmp/lodestone-bench-floor-\(getpid()).jsonl"
+    let outPath = "/tmp/lodestone-bench-floor-\(getpid()).out"
+    defer { unlink(jsonPath); unlink(outPath) }
+    let seconds = max(liveSeconds(), 5)
+    let command = "exec '\(program)' 50 \(plain(seconds)) \(tcpPort) \(consumer.udpPort) \(broker?.port ?? 0) '\(jsonPath)'"
+        + " >'\(outPath)' 2>&1"
+    guard let pid = spawnShellCommand(command, environment: []) else {
+        consumer.finish()
+        print("live.c_floor: cannot start \(program)")
+        return nil
+    }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    consumer.finish()
+    let text = (try? Files.readText(outPath)) ?? ""
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("{") }),
+          let fields = try? JSONValue.parse(String(line)), let us = fields["us_per_update"]?.double,
+          let percent = fields["cpu_percent"]?.double else {
+        print("live.c_floor: \(program) said: \(text.prefix(300))")
+        return nil
+    }
+    report.add(BenchResult(name: "live.c_floor", nsPerOp: us * 1000, iterations: Int(fields["updates"]?.double ?? 0), extra: [
+        ("us_per_update", fixed(us, 1)), ("cpu_percent", fixed(percent, 3)), ("client_bytes", "\(consumer.bytes)"),
+        ("mqtt", broker == nil ? "false" : "true"),
+        ("note", "\"a C loop making serve's system calls at 50 Hz (sleep, TCP, UDP, MQTT; JSON file, accept, recv each 0.25 s), nothing else\""),
+    ]))
+    return us
 }
 
 /// A real `lodestone log --simulate --rate 100` to a CSV file: CPU per row and share of a core

@@ -64,7 +64,13 @@ final class FakeSockets: SocketSystem {
         return nextFD
     }
 
+    /// Calls of each kind (each a system call with the real sockets).
+    private(set) var acceptCalls = 0
+    private(set) var sendCalls: [Int32: Int] = [:]
+    private(set) var drainCalls = 0
+
     func accept(_ listener: Int32) -> Int32? {
+        acceptCalls += 1
         guard let port = listeners[listener], var queue = pending[port],
               let index = queue.firstIndex(where: { $0.connectsAt <= clock.now() }) else { return nil }
         let p = queue.remove(at: index)
@@ -85,6 +91,7 @@ final class FakeSockets: SocketSystem {
     }
 
     func send(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> SendOutcome {
+        sendCalls[fd, default: 0] += 1
         guard let p = peers[fd], !closed.contains(fd) else { return .failed(EBADF) }
         let now = clock.now()
         if now >= p.hangsUpAt { return .failed(EPIPE) }
@@ -114,6 +121,7 @@ final class FakeSockets: SocketSystem {
     private(set) var largestInputBudget = 0
 
     func drainInput(_ fd: Int32, budget: Int) -> Bool {
+        drainCalls += 1
         guard let p = peers[fd] else { return false }
         largestInputBudget = max(largestInputBudget, budget)
         let n = min(budget, p.pendingInput)

@@ -45,6 +45,27 @@ struct ServeSessionTests {
         #expect(h.diagnostics.text.contains("publishing NMEA 0183 on tcp://0.0.0.0:10110"), "\(h.diagnostics.text)")
     }
 
+    @Test("at 50 Hz: one send per update to each reading client, and housekeeping four times a second")
+    func systemCallsPerUpdate() throws {
+        let h = try SessionHarness("serve-calls")
+        let sockets = FakeSockets(clock: h.clock)
+        sockets.connect(to: 10110)
+        sockets.connect(to: 10110)
+        let summary = try ServeSession.run(Self.request(nmea: [.tcp(host: "", port: 10110)], signalK: [.udp(host: "127.0.0.1", port: 8375)],
+                                                        rate: 50, duration: 10),
+                                           runtime: h.runtime("serve"), sockets: sockets)
+        #expect((495...501).contains(summary.updates), "50 Hz for 10 s: \(summary.updates)")
+        // The two clients and the UDP socket: one send each per update (and the started and stopping events, none on NMEA).
+        let perSocket = sockets.sendCalls.values.sorted()
+        #expect(perSocket.count == 3, "\(sockets.sendCalls)")
+        for calls in perSocket { #expect((summary.updates...summary.updates + 2).contains(calls), "\(sockets.sendCalls)") }
+        // A turn every quarter second: about 40 in 10 s, one accept each (two more for the clients), one read per client.
+        let turns = 10 / 0.25
+        #expect(Double(sockets.acceptCalls) <= turns + 4, "accept asked \(sockets.acceptCalls) times")
+        #expect(Double(sockets.acceptCalls) >= turns - 2, "accept asked \(sockets.acceptCalls) times")
+        #expect(Double(sockets.drainCalls) <= 2 * (turns + 2), "input read \(sockets.drainCalls) times")
+    }
+
     @Test("a client that stops reading for 60 s costs no sample, no memory growth, and nothing to the others")
     func stalledClient() throws {
         // The same session without the stalled client, for the sample count.

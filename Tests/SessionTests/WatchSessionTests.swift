@@ -201,4 +201,34 @@ struct ControlInboxTests {
         #expect(!inbox.stopRequested)
         #expect(!inbox.takeResize())
     }
+
+    /// Counts the times the inbox asks its source (each a `sigtimedwait` with the real one).
+    final class CountingEvents: ControlEventSource {
+        var asks = 0
+        var pending: ControlEvents = []
+        func wait(seconds: Double) -> ControlEvents {
+            asks += 1
+            defer { pending = [] }
+            return pending
+        }
+    }
+
+    @Test("refresh asks the source only when no wait or poll took the events since the last refresh")
+    func refreshAfterAWaitCostsNothing() {
+        let events = CountingEvents()
+        let inbox = ControlInbox(events)
+        inbox.refresh()
+        #expect(events.asks == 1, "nothing took the events yet: one poll")
+        inbox.refresh()
+        #expect(events.asks == 2, "no wait since the last refresh: another poll")
+        inbox.wait(seconds: 0.01)
+        #expect(events.asks == 3)
+        events.pending = [.stop]
+        inbox.refresh()
+        #expect(events.asks == 3, "the wait took the events: no poll")
+        #expect(!inbox.stopRequested, "the stop came after the wait; the next wait or refresh takes it")
+        inbox.refresh()
+        #expect(events.asks == 4)
+        #expect(inbox.stopRequested)
+    }
 }

@@ -215,7 +215,8 @@ public final class LiveLoop {
             // each (signals, GNSS, accepts, reads, flushes) cost more than the updates themselves.
             if turnDue {
                 nextTurn = now + turnInterval
-                inbox.poll()
+                // Signals: the waits since the last turn took them already (no system call then).
+                inbox.refresh()
                 if inbox.stopRequested { return .signal }
                 if let gnss {
                     let update = gnss.take(now: now)
