@@ -34,9 +34,7 @@ struct HeadingTurn: Sendable {
         let along = x * c - y * s, across = y * c + x * s
         // arctan of a small tangent by its series (the next term below 1e-16), else atan2.
         if along > 0, abs(across) < 0.1 * along {
-            let t = across / along, t2 = t * t
-            let series = 1 - t2 * (1.0 / 3 - t2 * (1.0 / 5 - t2 * (1.0 / 7 - t2 * (1.0 / 9 - t2 * (1.0 / 11 - t2 * (1.0 / 13))))))
-            return -t * series
+            return -arctangentSeries(across / along)
         }
         return -atan2(across, along)
     }
