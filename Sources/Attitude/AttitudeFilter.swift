@@ -85,6 +85,8 @@ public struct AttitudeFilter: Sendable {
     private var stepTrusted = (tilt: false, heading: false)                // each reference in full
     private var dipTangent = 2.0                        // tan(dip) of the last field
     private var dipAngle = SlowAngle()                  // the field's dip through the tilt
+    private var rollAngle = SlowAngle(), headingAngle = SlowAngle()   // the estimate's, kept by `updatedEstimate`
+    private var largeInnovation = SlowAngle()           // the heading's disagreement with the field, beyond 0.1 rad
     private var vehicleAcceleration: VehicleAcceleration?
     private var vehicleAccelerationTime = -Double.infinity
 
@@ -143,8 +145,16 @@ public struct AttitudeFilter: Sendable {
     /// in an optional was otherwise copied, 2.7 kB, to call.)
     @inline(__always)
     public var estimate: AttitudeEstimate {
+        // The angles from the anchors `updatedEstimate` keeps (which this does not move): atan2 for
+        // a filter read only here, the same as `updatedEstimate` gave for one read through it.
+        var rollAnchor = rollAngle, headingAnchor = headingAngle
         let q = composed
-        let angles = AttitudeEstimate.angles(of: q, pitchLimit: settings.headingPitchLimit)
+        return estimate(q, angles: AttitudeEstimate.angles(of: q, pitchLimit: settings.headingPitchLimit,
+                                                           roll: &rollAnchor, heading: &headingAnchor))
+    }
+
+    @inline(__always)
+    private func estimate(_ q: Quaternion, angles: (roll: Double, pitch: Double, heading: Double?)) -> AttitudeEstimate {
         let rateOfTurn = rate.map { q.rotate($0).z }
         let roll = accuracy.rollAccuracyDegrees(settings: settings)
         let pitch = accuracy.pitchAccuracyDegrees(settings: settings)
@@ -182,7 +192,11 @@ public struct AttitudeFilter: Sendable {
     public mutating func updatedEstimate(time: Double, gyroscope: Vector3?, accelerometer: Vector3?,
                                          magnetometer: Vector3?) -> AttitudeEstimate {
         update(time: time, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer)
-        return estimate
+        // Roll and heading turn little from a sample to the next: by a series from the last angles
+        // worked out by atan2 (`SlowAngle`, the same to rounding).
+        let q = composed
+        return estimate(q, angles: AttitudeEstimate.angles(of: q, pitchLimit: settings.headingPitchLimit,
+                                                           roll: &rollAngle, heading: &headingAngle))
     }
 
     /// Body → NED.
@@ -566,7 +580,7 @@ public struct AttitudeFilter: Sendable {
             _ = updateReference(norm: norm, dip: dip, dt: dt, gyroHoldExceeded: false)
             return
         }
-        var innovation = headingTurn.angle(toNorthFrom: earth.x, earth.y)
+        var innovation = headingTurn.angle(toNorthFrom: earth.x, earth.y, large: &largeInnovation)
         if settings.magneticLagTimeConstant > 0 {
             innovation += lag.update(innovation: innovation, verticalRate: verticalRate * radiansPerDegree,
                                      minimumRate: tuning.lagMinimumRate, gain: gains.lag, limit: settings.magneticLagLimit)

@@ -16,13 +16,24 @@ struct SlowAngle: Sendable {
 
     /// atan2(y, x) in radians, to rounding.
     @inline(__always) mutating func radians(y: Double, x: Double) -> Double {
-        let along = x * anchor.x + y * anchor.y, across = y * anchor.x - x * anchor.y
-        if along > 0, abs(across) < 0.1 * along {
-            return anchor.radians + arctangentSeries(across / along)
-        }
+        if let angle = nearAnchor(y: y, x: x) { return angle }
         let angle = atan2(y, x)
         anchor = (x, y, angle)
         return angle
+    }
+
+    /// The same, within (−π, π] (an angle that goes right round).
+    @inline(__always) mutating func wrappedRadians(y: Double, x: Double) -> Double {
+        guard var angle = nearAnchor(y: y, x: x) else { return radians(y: y, x: x) }
+        if angle > Double.pi { angle -= 2 * Double.pi } else if angle <= -Double.pi { angle += 2 * Double.pi }
+        return angle
+    }
+
+    /// The anchor's angle plus the series, nil when (x, y) is too far from the anchor (or there is none).
+    @inline(__always) private func nearAnchor(y: Double, x: Double) -> Double? {
+        let along = x * anchor.x + y * anchor.y, across = y * anchor.x - x * anchor.y
+        guard along > 0, abs(across) < 0.1 * along else { return nil }
+        return anchor.radians + arctangentSeries(across / along)
     }
 }
 
