@@ -48,6 +48,15 @@ public struct AttitudeEstimate: Sendable, Hashable {
     /// Roll, pitch and heading (Z-Y-X) of a body → NED quaternion; heading nil beyond `pitchLimit`.
     @inline(__always)
     public static func angles(of q: Quaternion, pitchLimit: Double) -> (roll: Double, pitch: Double, heading: Double?) {
+        var roll = SlowAngle(), heading = SlowAngle()     // no anchors: atan2 for both
+        return angles(of: q, pitchLimit: pitchLimit, roll: &roll, heading: &heading)
+    }
+
+    /// The same, roll and heading by a series from the angles last worked out (`SlowAngle`, to
+    /// rounding) while they are within 0.1 rad of them, which become the anchors otherwise.
+    @inline(__always)
+    static func angles(of q: Quaternion, pitchLimit: Double, roll rollAngle: inout SlowAngle,
+                       heading headingAngle: inout SlowAngle) -> (roll: Double, pitch: Double, heading: Double?) {
         // Third row of the matrix: the down axis in body coordinates.
         let r20 = 2 * (q.x * q.z - q.w * q.y)
         let r21 = 2 * (q.y * q.z + q.w * q.x)
@@ -56,10 +65,10 @@ public struct AttitudeEstimate: Sendable, Hashable {
         let r00 = 1 - 2 * (q.y * q.y + q.z * q.z)
         let r10 = 2 * (q.x * q.y + q.w * q.z)
         let pitch = degrees(asin(max(-1, min(1, -r20))))
-        let roll = degrees(atan2(r21, r22))
+        let roll = degrees(rollAngle.wrappedRadians(y: r21, x: r22))
         var heading: Double?
         if abs(pitch) <= pitchLimit, r00 * r00 + r10 * r10 > 1e-12 {
-            var h = degrees(atan2(r10, r00))
+            var h = degrees(headingAngle.wrappedRadians(y: r10, x: r00))
             if h < 0 { h += 360 }
             if h >= 360 { h -= 360 }
             heading = h

@@ -84,6 +84,9 @@ public struct AttitudeFilter: Sendable {
     private var stepCorrection = (tiltX: 0.0, tiltY: 0.0, heading: 0.0)   // degrees, this sample's
     private var stepTrusted = (tilt: false, heading: false)                // each reference in full
     private var dipTangent = 2.0                        // tan(dip) of the last field
+    private var dipAngle = SlowAngle()                  // the field's dip through the tilt
+    private var rollAngle = SlowAngle(), headingAngle = SlowAngle()   // the estimate's, kept by `updatedEstimate`
+    private var largeInnovation = SlowAngle()           // the heading's disagreement with the field, beyond 0.1 rad
     private var vehicleAcceleration: VehicleAcceleration?
     private var vehicleAccelerationTime = -Double.infinity
 
@@ -142,8 +145,16 @@ public struct AttitudeFilter: Sendable {
     /// in an optional was otherwise copied, 2.7 kB, to call.)
     @inline(__always)
     public var estimate: AttitudeEstimate {
+        // The angles from the anchors `updatedEstimate` keeps (which this does not move): atan2 for
+        // a filter read only here, the same as `updatedEstimate` gave for one read through it.
+        var rollAnchor = rollAngle, headingAnchor = headingAngle
         let q = composed
-        let angles = AttitudeEstimate.angles(of: q, pitchLimit: settings.headingPitchLimit)
+        return estimate(q, angles: AttitudeEstimate.angles(of: q, pitchLimit: settings.headingPitchLimit,
+                                                           roll: &rollAnchor, heading: &headingAnchor))
+    }
+
+    @inline(__always)
+    private func estimate(_ q: Quaternion, angles: (roll: Double, pitch: Double, heading: Double?)) -> AttitudeEstimate {
         let rateOfTurn = rate.map { q.rotate($0).z }
         let roll = accuracy.rollAccuracyDegrees(settings: settings)
         let pitch = accuracy.pitchAccuracyDegrees(settings: settings)
@@ -181,7 +192,11 @@ public struct AttitudeFilter: Sendable {
     public mutating func updatedEstimate(time: Double, gyroscope: Vector3?, accelerometer: Vector3?,
                                          magnetometer: Vector3?) -> AttitudeEstimate {
         update(time: time, gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer)
-        return estimate
+        // Roll and heading turn little from a sample to the next: by a series from the last angles
+        // worked out by atan2 (`SlowAngle`, the same to rounding).
+        let q = composed
+        return estimate(q, angles: AttitudeEstimate.angles(of: q, pitchLimit: settings.headingPitchLimit,
+                                                           roll: &rollAngle, heading: &headingAngle))
     }
 
     /// Body → NED.
@@ -215,9 +230,11 @@ public struct AttitudeFilter: Sendable {
         if !stepGains.take(dt: dt) { stepGains.add(PeriodGains(dt: dt, tuning: tuning)) }
         flags = []
 
-        let gyro = gyroscope.flatMap { $0.isFinite && $0.squaredNorm < 1e10 ? $0 : nil }
-        let accel = accelerometer.flatMap { $0.isFinite && $0.squaredNorm > 1e-4 && $0.squaredNorm < 2500 ? $0 : nil }
-        let field = magnetometer.flatMap { $0.isFinite && $0.squaredNorm > 1e-2 && $0.squaredNorm < 1e8 ? $0 : nil }
+        // A vector with a NaN or an infinity has a squared norm that is NaN or infinite, which fails
+        // every bound below: the bounds are the finiteness check as well.
+        let gyro = gyroscope.flatMap { $0.squaredNorm < 1e10 ? $0 : nil }
+        let accel = accelerometer.flatMap { a in let n = a.squaredNorm; return n > 1e-4 && n < 2500 ? a : nil }
+        let field = magnetometer.flatMap { m in let n = m.squaredNorm; return n > 1e-2 && n < 1e8 ? m : nil }
 
         guard let gyro else {
             flags.insert(.gyroscopeUnavailable)
@@ -549,7 +566,7 @@ public struct AttitudeFilter: Sendable {
         let earth = tilted.rotate(field)
         let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
         let norm = earth.norm
-        let dip = atan2(earth.z, horizontal) * degreesPerRadian
+        let dip = dipAngle.radians(y: earth.z, x: horizontal) * degreesPerRadian
         dipTangent = earth.z / max(horizontal, 1e-9 * norm)
         guard horizontal > 1e-3 * norm else { return }
         if !headingInitialised {
@@ -559,7 +576,7 @@ public struct AttitudeFilter: Sendable {
             _ = updateReference(norm: norm, dip: dip, dt: dt, gyroHoldExceeded: false)
             return
         }
-        var innovation = headingTurn.angle(toNorthFrom: earth.x, earth.y)
+        var innovation = headingTurn.angle(toNorthFrom: earth.x, earth.y, large: &largeInnovation)
         if settings.magneticLagTimeConstant > 0 {
             innovation += lag.update(innovation: innovation, verticalRate: verticalRate * radiansPerDegree,
                                      minimumRate: tuning.lagMinimumRate, gain: gains.lag, limit: settings.magneticLagLimit)
@@ -686,7 +703,13 @@ public struct AttitudeFilter: Sendable {
         if !quaternionIsFinite { reset() ; flags.insert(.initialising) }
     }
 
+    /// Whether the orientation's parts, the bias and the gravity average are all finite: as their
+    /// sum, which a NaN or an infinity in any makes NaN or infinite (they are all far too small for
+    /// the sum of finite ones to overflow), with one check instead of sixteen.
     @inline(__always) private var quaternionIsFinite: Bool {
-        strapdown.isFinite && inclination.isFinite && headingTurn.isFinite && bias.isFinite && gravityAverage.isFinite
+        let s = strapdown, i = inclination
+        let sum = (s.w + s.x + s.y + s.z) + (i.w + i.x + i.y + i.z) + (headingTurn.halfCosine + headingTurn.halfSine)
+            + (bias.x + bias.y + bias.z) + (gravityAverage.x + gravityAverage.y + gravityAverage.z)
+        return sum.isFinite
     }
 }

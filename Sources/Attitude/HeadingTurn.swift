@@ -29,16 +29,16 @@ struct HeadingTurn: Sendable {
 
     /// The angle (radians, within ±π) by which this turn must turn further to bring a horizontal
     /// direction (x, y) (not necessarily of unit length) onto north: −(its heading + this angle).
-    @inline(__always) func angle(toNorthFrom x: Double, _ y: Double) -> Double {
+    /// A large one (the field disagreeing by more than 0.1 rad) by a series from the last one
+    /// worked out by `atan2` (`SlowAngle`, to rounding): a disagreement changes slowly as well.
+    @inline(__always) func angle(toNorthFrom x: Double, _ y: Double, large: inout SlowAngle) -> Double {
         let c = cosine, s = sine
         let along = x * c - y * s, across = y * c + x * s
-        // arctan of a small tangent by its series (the next term below 1e-16), else atan2.
+        // arctan of a small tangent by its series (the next term below 1e-16).
         if along > 0, abs(across) < 0.1 * along {
-            let t = across / along, t2 = t * t
-            let series = 1 - t2 * (1.0 / 3 - t2 * (1.0 / 5 - t2 * (1.0 / 7 - t2 * (1.0 / 9 - t2 * (1.0 / 11 - t2 * (1.0 / 13))))))
-            return -t * series
+            return -arctangentSeries(across / along)
         }
-        return -atan2(across, along)
+        return -large.wrappedRadians(y: across, x: along)
     }
 
     /// Turns further by `delta` radians.

@@ -63,19 +63,20 @@ extension HeadingFilter {
         let combined = Self.combined(a.accuracyDegrees, calibration)
         let accuracy = s.saturated || !combined.isFinite ? AccuracyModel.unavailable : combined
         let trueAccuracy = declination.map { _ in Self.combined(accuracy, declinationUncertainty) }
-        let estimate = HeadingEstimate(
+        let turnRate = a.rateOfTurnDegreesPerSecond ?? 0
+        last = LastHeading(monotonic: s.monotonic, compassHeading: compass, turnRate: turnRate,
+                           declination: declination, flags: flags)
+        // Made in the caller's storage (an estimate is 0.3 kB: a local returned would be copied).
+        return HeadingEstimate(
             monotonic: s.monotonic, wall: s.wall, magneticHeading: magnetic,
             trueHeading: declination.map { normalizeDegrees(magnetic + $0) },
             rawMagneticHeading: normalizeDegrees(Tilt.heading(ofLevelled: level) + deviation),
             accuracy: accuracy, trueAccuracy: trueAccuracy, declination: declination,
             declinationSource: declinationSource, deviation: deviation, fieldStrength: s.magnetic.norm,
             horizontalField: horizontal, inclination: Tilt.inclination(ofLevelled: level), tilt: tilt,
-            turnRate: a.rateOfTurnDegreesPerSecond ?? 0, flags: flags, attitude: q,
+            turnRate: turnRate, flags: flags, attitude: q,
             rollAccuracy: s.acceleration == nil ? nil : a.rollAccuracyDegrees,
             pitchAccuracy: s.acceleration == nil ? nil : a.pitchAccuracyDegrees)
-        last = LastHeading(monotonic: s.monotonic, compassHeading: compass, turnRate: estimate.turnRate,
-                           declination: declination, flags: flags)
-        return estimate
     }
 }
 

@@ -50,10 +50,13 @@ public final class HeadingPipeline {
     /// Extra rotation applied after the reader's orientation: the profile's custom mounting and its
     /// heading-alignment yaw.
     public let correction: Matrix3?
-    public private(set) var filter: HeadingFilter
-    public private(set) var estimate: HeadingEstimate?
-    public private(set) var lastSample: MagnetometerSample?
-    public private(set) var lastCalibrated: Vector3?
+    public var filter: HeadingFilter { stage.filter }
+    public var estimate: HeadingEstimate? { stage.estimate }
+    public var lastSample: MagnetometerSample? { stage.lastSample }
+    public var lastCalibrated: Vector3? { stage.lastCalibrated }
+    /// What each sample changes, in one value: every access to a class's stored property is checked
+    /// for exclusivity at run time, and a sample's work is one access to this.
+    private var stage: Stage
     /// `--refine`: the background refinement (its offset is subtracted from the calibrated field).
     public private(set) var refiner: HardIronRefiner?
     /// The calibration's field error before any refinement (µT), for the accuracy.
@@ -84,7 +87,7 @@ public final class HeadingPipeline {
         }
         config.noiseMicrotesla = max(config.noiseMicrotesla, setup.sensorNoise)
         baseResidualMicrotesla = config.calibrationResidualMicrotesla
-        filter = HeadingFilter(configuration: config)
+        stage = Stage(filter: HeadingFilter(configuration: config))
         refiner = (setup.refinement ?? (setup.settings.refine ? HardIronRefinerSettings() : nil)).map { settings in
             var settings = settings
             // A deviation card (applied or learned) owns the heading-dependent residual: the soft iron
@@ -117,9 +120,8 @@ public final class HeadingPipeline {
     /// Runs one reader sample through calibration and the filter.
     @discardableResult
     public func process(_ sample: MagnetometerSample) -> HeadingEstimate? {
-        lastSample = sample
-        return process(field: sample.field, acceleration: sample.acceleration, rotationRate: sample.rotationRate,
-                       monotonic: sample.monotonic, wall: sample.wall)
+        process(field: sample.field, acceleration: sample.acceleration, rotationRate: sample.rotationRate,
+                monotonic: sample.monotonic, wall: sample.wall, reader: sample)
     }
 
     /// Runs one body-axis field (µT, before calibration), optional specific force (g) and rotation
@@ -127,6 +129,14 @@ public final class HeadingPipeline {
     @discardableResult
     public func process(field: Vector3, acceleration: Vector3?, rotationRate: Vector3? = nil, monotonic: Double,
                         wall: Double) -> HeadingEstimate? {
+        process(field: field, acceleration: acceleration, rotationRate: rotationRate, monotonic: monotonic, wall: wall,
+                reader: nil)
+    }
+
+    /// The same, keeping `reader` as `lastSample` when given.
+    @inline(__always)
+    private func process(field: Vector3, acceleration: Vector3?, rotationRate: Vector3?, monotonic: Double,
+                         wall: Double, reader: MagnetometerSample?) -> HeadingEstimate? {
         // Through the stored profile in place (`profile.map` would copy it, strings and card, per sample).
         var magnetic = profile?.apply(field) ?? field
         var acceleration = acceleration.map { a in profile?.accelerometer?.apply(a) ?? a }
@@ -138,33 +148,51 @@ public final class HeadingPipeline {
         }
         let calibrated = magnetic
         if refines, let refiner { magnetic = refiner.correct(magnetic) }
-        lastCalibrated = magnetic
-        guard let e = filter.update(sample: CalibratedSample(monotonic: monotonic, wall: wall, magnetic: magnetic,
-                                                             acceleration: acceleration, rotationRate: rotationRate))
-        else { return nil }
-        // Into the stored estimate, refined there: an estimate is 0.3 kB, each copy counts per sample.
-        estimate = e
-        if refines { refine(e: &estimate!, calibrated: calibrated, rotationRate: rotationRate, wall: wall) }
-        return estimate
+        let sample = CalibratedSample(monotonic: monotonic, wall: wall, magnetic: magnetic, acceleration: acceleration,
+                                      rotationRate: rotationRate)
+        guard refines else { return stage.run(sample, reader: reader) }
+        guard var e = stage.run(sample, reader: reader) else { return nil }
+        refine(e: &e, calibrated: calibrated, rotationRate: rotationRate, wall: wall)
+        stage.estimate = e
+        return e
+    }
+
+    /// The filter and what it last gave (`stage`).
+    private struct Stage {
+        var filter: HeadingFilter
+        var estimate: HeadingEstimate?
+        var lastSample: MagnetometerSample?
+        var lastCalibrated: Vector3?
+
+        /// One calibrated sample through the filter; the estimate is kept (an estimate is 0.3 kB:
+        /// it is stored as it came and returned as it came, no copy read back).
+        @inline(__always)
+        mutating func run(_ sample: CalibratedSample, reader: MagnetometerSample?) -> HeadingEstimate? {
+            if let reader { lastSample = reader }
+            lastCalibrated = sample.magnetic
+            guard let e = filter.update(sample: sample) else { return nil }
+            estimate = e
+            return e
+        }
     }
 
     /// Feeds the background refinement one sample (the calibrated field before its offset), keeps the
     /// accuracy's calibration error at the refined calibration's, and flags the estimate.
     private func refine(e: inout HeadingEstimate, calibrated: Vector3, rotationRate: Vector3?, wall: Double) {
         guard var r = refiner else { return }
-        if let field = filter.referenceField(wall: wall), field != refinerReference {
+        if let field = stage.filter.referenceField(wall: wall), field != refinerReference {
             r.setReference(fieldStrength: field.totalField, inclinationDegrees: field.inclination)
             refinerReference = field
         }
-        let bias = filter.attitudeEstimate?.gyroBias ?? .zero
+        let bias = stage.filter.attitudeEstimate?.gyroBias ?? .zero
         let down = e.tilt.map { Vector3(-$0.sinPitch, $0.cosPitch * $0.sinRoll, $0.cosPitch * $0.cosRoll) }
         let before = (r.offset, r.state, r.adoptions + r.softIronAdoptions)
         r.add(time: e.monotonic, field: calibrated, rotationRate: rotationRate.map { $0 - bias }, down: down,
               disturbed: e.flags.contains(.disturbed), heading: e.magneticHeading)
         refiner = r
-        if r.adoptions + r.softIronAdoptions != before.2 { filter.restartMagneticReference() }
+        if r.adoptions + r.softIronAdoptions != before.2 { stage.filter.restartMagneticReference() }
         if before.0 != r.offset || before.1 != r.state || r.adoptions + r.softIronAdoptions != before.2 {
-            filter.setCalibrationResidual(microtesla: Self.refinedResidual(base: baseResidualMicrotesla, refiner: r))
+            stage.filter.setCalibrationResidual(microtesla: Self.refinedResidual(base: baseResidualMicrotesla, refiner: r))
         }
         if r.hasConverged { e.flags.insert(.refined) }
         if r.state == .changeSuspected { e.flags.insert(.calibrationChanged) }
@@ -224,13 +252,13 @@ public final class HeadingPipeline {
 
     /// A GNSS position for the declination (WMM at the fix), unless a manual declination is set.
     public func updateFix(latitude: Double, longitude: Double) {
-        filter.updateFix(latitude: latitude, longitude: longitude)
+        stage.filter.updateFix(latitude: latitude, longitude: longitude)
     }
 
     /// The vehicle's motion over the ground, for the gyro-aided attitude (see
     /// `HeadingFilter.observeGroundTrack`).
     public func observeGroundTrack(speed: Double, speedRate: Double, courseRate: Double, monotonic: Double) {
-        filter.observeGroundTrack(speed: speed, speedRate: speedRate, courseRate: courseRate, monotonic: monotonic)
+        stage.filter.observeGroundTrack(speed: speed, speedRate: speedRate, courseRate: courseRate, monotonic: monotonic)
     }
 
     /// A GNSS course observation for the deviation learner (opt-in).
@@ -239,7 +267,7 @@ public final class HeadingPipeline {
         if let refiner, !refiner.hasConverged || refiner.state == .changeSuspected {
             return .rejected(.calibrationUnsettled)
         }
-        return filter.observeCourse(observation)
+        return stage.filter.observeCourse(observation)
     }
 }
 
