@@ -8,7 +8,7 @@ extension HeadingFilter {
     /// heading, roll, pitch, rate of turn and accuracy; this stage adds what it adds to every heading:
     /// the expected field (handed to the attitude filter for its disturbance check), zones, the
     /// deviation card and the declination. No circular smoothing: the filter is its own smoother.
-    mutating func updateWithGyroscope(_ s: CalibratedSample, rate: Vector3) -> HeadingEstimate? {
+    mutating func updateWithGyroscope(_ s: CalibratedSample, rate: Vector3, into estimate: inout HeadingEstimate?) -> Bool {
         var flags: HeadingFlags = [.gyroAided]
         if let last = lastTime, s.monotonic - last < 0 || s.monotonic - last > configuration.maxGapSeconds {
             flags.insert(.restarted)
@@ -29,7 +29,7 @@ extension HeadingFilter {
         }
         guard let a = attitude?.updatedEstimate(time: s.monotonic, gyroscope: rate, accelerometer: s.acceleration,
                                                 magnetometer: s.magnetic),
-              let compass = a.headingDegrees else { return nil }
+              let compass = a.headingDegrees else { return false }
 
         if a.flags.contains(.magneticDisturbance) { flags.insert(.disturbed) }
         if a.flags.contains(.accelerationRejected) { flags.insert(.tiltHeld) }
@@ -67,7 +67,7 @@ extension HeadingFilter {
         last = LastHeading(monotonic: s.monotonic, compassHeading: compass, turnRate: turnRate,
                            declination: declination, flags: flags)
         // Made in the caller's storage (an estimate is 0.3 kB: a local returned would be copied).
-        return HeadingEstimate(
+        estimate = HeadingEstimate(
             monotonic: s.monotonic, wall: s.wall, magneticHeading: magnetic,
             trueHeading: declination.map { normalizeDegrees(magnetic + $0) },
             rawMagneticHeading: normalizeDegrees(Tilt.heading(ofLevelled: level) + deviation),
@@ -77,6 +77,7 @@ extension HeadingFilter {
             turnRate: turnRate, flags: flags, attitude: q,
             rollAccuracy: s.acceleration == nil ? nil : a.rollAccuracyDegrees,
             pitchAccuracy: s.acceleration == nil ? nil : a.pitchAccuracyDegrees)
+        return true
     }
 }
 

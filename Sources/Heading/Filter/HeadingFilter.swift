@@ -68,11 +68,19 @@ public struct HeadingFilter: Sendable {
 
     /// Processes one sample. Returns nil (and changes nothing) when a timestamp or the field is not finite.
     public mutating func update(sample s: CalibratedSample) -> HeadingEstimate? {
+        var estimate: HeadingEstimate?
+        return update(sample: s, into: &estimate) ? estimate : nil
+    }
+
+    /// The same, writing the estimate into `estimate` (left as it was, and false returned, when the
+    /// sample is rejected). For a caller that keeps the last estimate: an estimate is 0.3 kB, and one
+    /// returned through the layers is copied at each.
+    public mutating func update(sample s: CalibratedSample, into estimate: inout HeadingEstimate?) -> Bool {
         let b = s.magnetic
-        guard s.monotonic.isFinite, s.wall.isFinite, b.isFinite else { return nil }
+        guard s.monotonic.isFinite, s.wall.isFinite, b.isFinite else { return false }
         let strength = b.norm
-        guard strength.isFinite else { return nil }
-        if let rate = s.rotationRate { return updateWithGyroscope(s, rate: rate) }
+        guard strength.isFinite else { return false }
+        if let rate = s.rotationRate { return updateWithGyroscope(s, rate: rate, into: &estimate) }
         var flags: HeadingFlags = []
 
         var dt = 0.0
@@ -150,7 +158,8 @@ public struct HeadingFilter: Sendable {
         if s.saturated { accuracy = AccuracyModel.unavailable }
         let trueAccuracy = declination.map { _ in Self.combined(accuracy, declinationUncertainty) }
 
-        let estimate = HeadingEstimate(
+        let turnRate = smoother.turnRate.isFinite ? smoother.turnRate : 0
+        estimate = HeadingEstimate(
             monotonic: s.monotonic, wall: s.wall, magneticHeading: magnetic,
             trueHeading: declination.map { normalizeDegrees(magnetic + $0) },
             rawMagneticHeading: normalizeDegrees(rawCompass + rawDeviation),
@@ -158,11 +167,11 @@ public struct HeadingFilter: Sendable {
             declinationSource: declinationSource, deviation: deviation, fieldStrength: strength,
             horizontalField: horizontal, inclination: inclination,
             tilt: reading.tilt,
-            turnRate: smoother.turnRate.isFinite ? smoother.turnRate : 0, flags: flags,
+            turnRate: turnRate, flags: flags,
             rollAccuracy: tiltAccuracy, pitchAccuracy: tiltAccuracy)
-        last = LastHeading(monotonic: s.monotonic, compassHeading: compass, turnRate: estimate.turnRate,
+        last = LastHeading(monotonic: s.monotonic, compassHeading: compass, turnRate: turnRate,
                            declination: declination, flags: flags)
-        return estimate
+        return true
     }
 }
 

@@ -54,9 +54,10 @@ public final class HeadingPipeline {
     public var estimate: HeadingEstimate? { stage.estimate }
     public var lastSample: MagnetometerSample? { stage.lastSample }
     public var lastCalibrated: Vector3? { stage.lastCalibrated }
-    /// What each sample changes, in one value: every access to a class's stored property is checked
-    /// for exclusivity at run time, and a sample's work is one access to this.
-    private var stage: Stage
+    /// What each sample changes, in one value. Not checked for exclusivity at run time (the check, a
+    /// tenth of the pipeline's own cost, is for overlapping accesses): it is private, the pipeline is
+    /// not Sendable, and nothing the stage holds can reach the pipeline again during an access.
+    @exclusivity(unchecked) private var stage: Stage
     /// `--refine`: the background refinement (its offset is subtracted from the calibrated field).
     public private(set) var refiner: HardIronRefiner?
     /// The calibration's field error before any refinement (µT), for the accuracy.
@@ -151,10 +152,9 @@ public final class HeadingPipeline {
         let sample = CalibratedSample(monotonic: monotonic, wall: wall, magnetic: magnetic, acceleration: acceleration,
                                       rotationRate: rotationRate)
         guard refines else { return stage.run(sample, reader: reader) }
-        guard var e = stage.run(sample, reader: reader) else { return nil }
-        refine(e: &e, calibrated: calibrated, rotationRate: rotationRate, wall: wall)
-        stage.estimate = e
-        return e
+        guard case .some = stage.run(sample, reader: reader) else { return nil }
+        refine(calibrated: calibrated, rotationRate: rotationRate, wall: wall)
+        return stage.estimate
     }
 
     /// The filter and what it last gave (`stage`).
@@ -164,22 +164,21 @@ public final class HeadingPipeline {
         var lastSample: MagnetometerSample?
         var lastCalibrated: Vector3?
 
-        /// One calibrated sample through the filter; the estimate is kept (an estimate is 0.3 kB:
-        /// it is stored as it came and returned as it came, no copy read back).
+        /// One calibrated sample through the filter; the estimate is kept (an estimate is 0.3 kB: the
+        /// filter makes it in `estimate`, and it is copied out only to be returned).
         @inline(__always)
         mutating func run(_ sample: CalibratedSample, reader: MagnetometerSample?) -> HeadingEstimate? {
             if let reader { lastSample = reader }
             lastCalibrated = sample.magnetic
-            guard let e = filter.update(sample: sample) else { return nil }
-            estimate = e
-            return e
+            guard filter.update(sample: sample, into: &estimate) else { return nil }
+            return estimate
         }
     }
 
     /// Feeds the background refinement one sample (the calibrated field before its offset), keeps the
-    /// accuracy's calibration error at the refined calibration's, and flags the estimate.
-    private func refine(e: inout HeadingEstimate, calibrated: Vector3, rotationRate: Vector3?, wall: Double) {
-        guard var r = refiner else { return }
+    /// accuracy's calibration error at the refined calibration's, and flags the kept estimate.
+    private func refine(calibrated: Vector3, rotationRate: Vector3?, wall: Double) {
+        guard var r = refiner, let e = stage.estimate else { return }
         if let field = stage.filter.referenceField(wall: wall), field != refinerReference {
             r.setReference(fieldStrength: field.totalField, inclinationDegrees: field.inclination)
             refinerReference = field
@@ -194,8 +193,8 @@ public final class HeadingPipeline {
         if before.0 != r.offset || before.1 != r.state || r.adoptions + r.softIronAdoptions != before.2 {
             stage.filter.setCalibrationResidual(microtesla: Self.refinedResidual(base: baseResidualMicrotesla, refiner: r))
         }
-        if r.hasConverged { e.flags.insert(.refined) }
-        if r.state == .changeSuspected { e.flags.insert(.calibrationChanged) }
+        if r.hasConverged { stage.estimate?.flags.insert(.refined) }
+        if r.state == .changeSuspected { stage.estimate?.flags.insert(.calibrationChanged) }
     }
 
     /// The calibration's field error with a refinement (µT): the profile's own, the refined offset's
