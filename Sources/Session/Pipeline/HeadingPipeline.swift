@@ -151,10 +151,9 @@ public final class HeadingPipeline {
         if refines, let refiner { magnetic = refiner.correct(magnetic) }
         let sample = CalibratedSample(monotonic: monotonic, wall: wall, magnetic: magnetic, acceleration: acceleration,
                                       rotationRate: rotationRate)
-        guard refines else { return stage.run(sample, reader: reader) }
-        guard case .some = stage.run(sample, reader: reader) else { return nil }
-        refine(calibrated: calibrated, rotationRate: rotationRate, wall: wall)
-        return stage.estimate
+        let made = stage.run(sample, reader: reader)
+        if made && refines { refine(calibrated: calibrated, rotationRate: rotationRate, wall: wall) }
+        return made ? stage.estimate : nil
     }
 
     /// The filter and what it last gave (`stage`).
@@ -167,11 +166,10 @@ public final class HeadingPipeline {
         /// One calibrated sample through the filter; the estimate is kept (an estimate is 0.3 kB: the
         /// filter makes it in `estimate`, and it is copied out only to be returned).
         @inline(__always)
-        mutating func run(_ sample: CalibratedSample, reader: MagnetometerSample?) -> HeadingEstimate? {
+        mutating func run(_ sample: CalibratedSample, reader: MagnetometerSample?) -> Bool {
             if let reader { lastSample = reader }
             lastCalibrated = sample.magnetic
-            guard filter.update(sample: sample, into: &estimate) else { return nil }
-            return estimate
+            return filter.update(sample: sample, into: &estimate)
         }
     }
 
