@@ -63,6 +63,10 @@ public final class HeadingPipeline {
     /// The calibration's field error before any refinement (µT), for the accuracy.
     public let baseResidualMicrotesla: Double
     private var refinerReference: ExpectedField?
+    /// The profile's field and accelerometer calibrations, taken out once (reading them through the
+    /// optional profile, 0.4 kB with its strings and card, costs a check of it per sample each).
+    private let fieldCalibration: EllipsoidFit?
+    private let accelerometerCalibration: AccelerometerCalibration?
     /// Whether there is a refiner (set once: asking the optional copies the refiner, 0.8 kB, per sample).
     private let refines: Bool
     private var narrator = RefinementNarrator()
@@ -70,6 +74,8 @@ public final class HeadingPipeline {
     public init(_ setup: PipelineSetup) {
         let profile = setup.profile
         self.profile = profile
+        fieldCalibration = profile?.fit
+        accelerometerCalibration = profile?.accelerometer
         var config = setup.settings.configuration
         if let residual = setup.residualMicrotesla {
             config.calibrationResidualMicrotesla = residual
@@ -138,9 +144,8 @@ public final class HeadingPipeline {
     @inline(__always)
     private func process(field: Vector3, acceleration: Vector3?, rotationRate: Vector3?, monotonic: Double,
                          wall: Double, reader: MagnetometerSample?) -> HeadingEstimate? {
-        // Through the stored profile in place (`profile.map` would copy it, strings and card, per sample).
-        var magnetic = profile?.apply(field) ?? field
-        var acceleration = acceleration.map { a in profile?.accelerometer?.apply(a) ?? a }
+        var magnetic = fieldCalibration?.apply(field) ?? field
+        var acceleration = acceleration.map { a in accelerometerCalibration?.apply(a) ?? a }
         var rotationRate = rotationRate
         if let correction {
             magnetic = correction * magnetic
