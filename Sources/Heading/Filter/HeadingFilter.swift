@@ -69,7 +69,8 @@ public struct HeadingFilter: Sendable {
     /// Processes one sample. Returns nil (and changes nothing) when a timestamp or the field is not finite.
     public mutating func update(sample s: CalibratedSample) -> HeadingEstimate? {
         var estimate: HeadingEstimate?
-        return update(sample: s, into: &estimate) ? estimate : nil
+        _ = update(sample: s, into: &estimate)
+        return estimate
     }
 
     /// The same, writing the estimate into `estimate` (left as it was, and false returned, when the
