@@ -182,8 +182,7 @@ extension Files {
 
     /// Removes a regular file (never a folder; a symbolic link is refused, not followed or removed).
     public static func removeFile(_ path: String, calls: any FileSystemCalls = SystemFileCalls()) throws(FileError) {
-        var st = stat()
-        guard lstat(path, &st) == 0 else { throw .remove(path: path, Errno.current) }
+        guard let st = calls.entry(path) else { throw .remove(path: path, Errno.current) }
         guard st.st_mode & S_IFMT == S_IFREG else { throw .notRegular(path: path) }
         guard calls.unlink(path) == 0 else { throw .remove(path: path, Errno.current) }
     }
