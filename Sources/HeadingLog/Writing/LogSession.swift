@@ -102,7 +102,7 @@ public final class LogSession {
             try openFile(LogRotation.numberedPath(options.path, fileIndex))
             if let f = file, f.size >= limit, f.size > LogSchema.headerLine.count { try rotate() }
         }
-        pruneOldFiles()
+        // What opening the files removed (`keep`) is said with the rest of the start's notes.
         notes += news
         news.removeAll()
     }
@@ -209,6 +209,8 @@ public final class LogSession {
             notes.append("\(path): removed an incomplete last row (\(f.droppedBytes) bytes) left by an earlier run")
         }
         file = f
+        // Each new file of a rotated log is where the oldest beyond `keep` go.
+        pruneOldFiles()
     }
 
     private func rotateIfNeeded(rowTime: Double, rowBytes: Int) throws(LogError) {
@@ -224,7 +226,6 @@ public final class LogSession {
             try closeFile(f)
             fileDay = day
             try openFile(LogRotation.datedPath(options.path, day: day))
-            pruneOldFiles()
         case .size(let limit):
             let pending = f.size + buffer.count
             guard pending + rowBytes > limit, pending > LogSchema.headerLine.count else { return }
@@ -237,6 +238,5 @@ public final class LogSession {
         if let file { try closeFile(file) }
         fileIndex += 1
         try openFile(LogRotation.numberedPath(options.path, fileIndex))
-        pruneOldFiles()
     }
 }
