@@ -573,10 +573,10 @@ public struct HardIronRefiner: Sendable {
             dipConsider = [Double](repeating: 0, count: n)
             for q in quadrantalConsider.indices { quadrantalConsider[q] = [Double](repeating: 0, count: n) }
             cost = 0
-            // Σ w·J·∂r/∂(phase) for the current row, per quadrantal phase.
-            func consider(_ derivative: (Matrix3) -> Double, _ w: Double) {
+            // Σ w·J·∂r/∂(phase) for the current row, per quadrantal phase (`derivative(q)`).
+            func consider(_ derivative: (Int) -> Double, _ w: Double) {
                 for q in quadrantalConsider.indices {
-                    let d = derivative(quadrantal[q])
+                    let d = derivative(q)
                     for p in 0..<n { quadrantalConsider[q][p] -= w * row[p] * d }
                 }
             }
@@ -602,7 +602,9 @@ public struct HardIronRefiner: Sendable {
                 // ∂|v|/∂b = −Sᵀ·v̂, ∂(v·down)/∂b = −Sᵀ·down; by a shape term, the basis applied to u.
                 set((st * unit) * -1, -1, .zero, fitSoftIron ? basis.map { $0.dot(unit) } : nil)
                 add(rF[i], weightsF[i] / (scale.strength * scale.strength), intrinsic: true, inflation: inflation.strength)
-                consider({ ($0 * u).dot(unit) }, weightsF[i] / (scale.strength * scale.strength) / inflation.strength)
+                // Each quadrantal phase applied to u, for both rows' derivatives by it.
+                let shaped = quadrantal.map { $0 * u }
+                consider({ shaped[$0].dot(unit) }, weightsF[i] / (scale.strength * scale.strength) / inflation.strength)
                 // The dip rows lean on the attitude filter's down, whose errors in hard motion would be
                 // learned as soft iron: the soft-iron fit, as a calibration, uses the strength and gyro alone.
                 if !fitSoftIron {
@@ -610,7 +612,7 @@ public struct HardIronRefiner: Sendable {
                     let w = weightsD[i] / (scale.dip * scale.dip)
                     add(rD[i], w, intrinsic: false, inflation: inflation.dip)
                     for q in 0..<n { dipConsider[q] -= w / inflation.dip * row[q] * strength }
-                    consider({ ($0 * u).dot(k.down) }, w / inflation.dip)
+                    consider({ shaped[$0].dot(k.down) }, w / inflation.dip)
                 }
             }
             for (p, pair) in pairs.enumerated() {
@@ -626,12 +628,14 @@ public struct HardIronRefiner: Sendable {
                 // By a shape term: B·u_j − R·B·u_i.
                 let basis = fitSoftIron ? zip(Self.shapeBasis(uj), Self.shapeBasis(ui)).map { $0 - r * $1 } : []
                 let w = weightsG[p] / (scale.gyro * scale.gyro)
+                // By a quadrantal phase Q: Q·u_j − R·Q·u_i, for the three axes' rows.
+                let turned = quadrantal.map { $0 * uj - r * ($0 * ui) }
                 for axis in 0..<3 {
                     let a = axis == 0 ? iMinusR.r0 : (axis == 1 ? iMinusR.r1 : iMinusR.r2)
                     let c = axis == 0 ? ec.r0 : (axis == 1 ? ec.r1 : ec.r2)
                     set(a * -1, 0, c, fitSoftIron ? basis.map { $0[axis] } : nil)
                     add(rG[p][axis], w, intrinsic: true, inflation: inflation.gyro)
-                    consider({ ($0 * uj - r * ($0 * ui))[axis] }, w / inflation.gyro)
+                    consider({ turned[$0][axis] }, w / inflation.gyro)
                 }
             }
             // Priors: F about the expected strength, the residual gyro bias about zero, and a weak one
