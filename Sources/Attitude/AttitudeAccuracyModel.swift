@@ -319,6 +319,14 @@ public struct AttitudeAccuracyModel: Sendable {
         slowPitchVariance += (pitch > slowPitchVariance ? slow : max(slow, gain)) * (pitch - slowPitchVariance)
     }
 
+    /// The smaller of what the roll and pitch leans decay to with a gravity correction of `gain`
+    /// (`tiltCorrected`): a lean of at most this leaves both as they decay.
+    @inline(__always)
+    func decayedLean(gain: Double, slowGain slow: Double) -> Double {
+        let decay = min(gain, slow)
+        return min(rollLean - decay * rollLean, pitchLean - decay * pitchLean)
+    }
+
     /// The magnetometer corrected the heading with gain `gain` and the bias with `biasGain` (°/s per
     /// degree); `noiseVariance` is the field's per-sample heading noise as the datasheet gives it
     /// (degrees²); `innovationDegrees` is the disagreement, averaged into its statistics with

@@ -83,7 +83,13 @@ public struct AttitudeFilter: Sendable {
     private var restMagnitude = Double.infinity         // g, |specific force| at the last rest levelled by
     private var stepCorrection = (tiltX: 0.0, tiltY: 0.0, heading: 0.0)   // degrees, this sample's
     private var stepTrusted = (tilt: false, heading: false)                // each reference in full
-    private var dipTangent = 2.0                        // tan(dip) of the last field
+    /// The last field's vertical and horizontal parts and its magnitude (µT), kept for `dipTangent`,
+    /// which only the estimate reads: its division is done there, not each sample.
+    private var dipParts = (vertical: 2.0, horizontal: 1.0, norm: 0.0)
+    /// tan(dip) of the last field (2 before any).
+    @inline(__always) private var dipTangent: Double {
+        dipParts.vertical / max(dipParts.horizontal, 1e-9 * dipParts.norm)
+    }
     private var dipAngle = SlowAngle()                  // the field's dip through the tilt
     private var rollAngle = SlowAngle(), headingAngle = SlowAngle()   // the estimate's, kept by `updatedEstimate`
     private var largeInnovation = SlowAngle()           // the heading's disagreement with the field, beyond 0.1 rad
@@ -348,6 +354,20 @@ public struct AttitudeFilter: Sendable {
         return tau.isFinite ? min(tuning.gravityLongest, max(tuning.gravityShortest, tau)) : tuning.gravityLongest
     }
 
+    /// `lowPassGain(dt:tau:)` over `tau` and over each of its two stages (`tau / 2`), with one
+    /// division: dt / (τ / 2) is exactly twice dt / τ (halving and doubling are exact), so the
+    /// gains are bit for bit the two calls'. Worked out whenever the sample period changes, which
+    /// on a clock of large doubles is most samples.
+    @inline(__always)
+    private static func gravityGains(dt: Double, tau: Double) -> (average: Double, stage: Double) {
+        let ratio = dt / tau
+        // (Away from subnormals and overflow, where halving or doubling would round.)
+        guard tau > 0x1p-1000, ratio > 0x1p-1000, ratio < 0x1p1000 else {
+            return (lowPassGain(dt: dt, tau: tau), lowPassGain(dt: dt, tau: tau / 2))
+        }
+        return (lowPassGain(ratio: ratio), lowPassGain(ratio: 2 * ratio))
+    }
+
     /// How fast the gyro may be tilting the strapdown frame now ((°/s)²): the scale and integration
     /// errors of the rotation, and the tilt bias's uncertainty.
     @inline(__always) private var tiltDriftRateSquare: Double {
@@ -456,7 +476,8 @@ public struct AttitudeFilter: Sendable {
                               0.5 * (accuracy.rollResidualMeanSquare + accuracy.pitchResidualMeanSquare))
             let tau = Self.gravityTimeConstant(driftRateSquare: tiltDriftRateSquare, scatter: scatter,
                                                correlationTime: settings.accelerationCorrelationTime, tuning: tuning)
-            adaptiveGravity = (tau, lowPassGain(dt: dt, tau: tau), lowPassGain(dt: dt, tau: tau / 2), dt, 8)
+            let gains = Self.gravityGains(dt: dt, tau: tau)
+            adaptiveGravity = (tau, gains.average, gains.stage, dt, 8)
         }
         adaptiveGravity.countdown -= 1
         let gravityTau = still || initialising ? settings.accelerationTimeConstant : adaptiveGravity.tau
@@ -535,14 +556,20 @@ public struct AttitudeFilter: Sendable {
         // (`tiltSystematic`, r·τ when steady). That part is not counted again here. (An unlearned
         // bias's drift is left in: the model carries it only as a variance.)
         let leanLateral = leanCross.norm
-        let leanAxis = inclination.rotate(leanCross)
         let driftLean = accuracy.tiltSystematic * radiansPerDegree
             * max(0, settings.accelerationReferenceTimeConstant - gravityTau) / max(gravityTau, 1e-3)
         let leanAngle = along > leanLateral ? leanLateral / max(along, 1e-9) : 1
         let kept = leanAngle > driftLean ? (leanAngle - driftLean) / leanAngle : 0
         let leanScale = kept * (along > leanLateral ? degreesPerRadian / max(along, 1e-9) : 90 / max(leanLateral, 1e-9))
-        let rollLean = abs(leanAxis.x * fx + leanAxis.y * fy) * leanScale
-        let pitchLean = abs(leanAxis.y * fx - leanAxis.x * fy) * leanScale
+        // Split between the roll and the pitch axis, each is at most the whole lean (to rounding, which
+        // the margin covers): when that is no more than what the model's leans decay to with this
+        // correction, it changes neither, and the split is not worked out.
+        var rollLean = 0.0, pitchLean = 0.0
+        if !(leanLateral * leanScale * (1 + 1e-9) <= accuracy.decayedLean(gain: gain, slowGain: gains.magnetic)) {
+            let leanAxis = inclination.rotate(leanCross)
+            rollLean = abs(leanAxis.x * fx + leanAxis.y * fy) * leanScale
+            pitchLean = abs(leanAxis.y * fx - leanAxis.x * fy) * leanScale
+        }
         // While gravity is trusted in full, the correction undoes what the bias error integrated:
         // feed it back (Mahony-style). Not while the specific force leans, nor for
         // `accelerationRejectionHold` after (the average then holds some of the acceleration),
@@ -567,7 +594,7 @@ public struct AttitudeFilter: Sendable {
         let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
         let norm = earth.norm
         let dip = dipAngle.radians(y: earth.z, x: horizontal) * degreesPerRadian
-        dipTangent = earth.z / max(horizontal, 1e-9 * norm)
+        dipParts = (earth.z, horizontal, norm)
         guard horizontal > 1e-3 * norm else { return }
         if !headingInitialised {
             headingTurn = HeadingTurn(radians: -atan2(earth.y, earth.x))
@@ -685,7 +712,7 @@ public struct AttitudeFilter: Sendable {
         let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
         let norm = earth.norm
         let dip = degrees(atan2(earth.z, horizontal))
-        dipTangent = earth.z / max(horizontal, 1e-9 * norm)
+        dipParts = (earth.z, horizontal, norm)
         let judged = reference.update(norm: norm, dipDegrees: dip, dt: dt, gyroHoldExceeded: true, settings: settings)
         if judged.disturbed { flags.insert(.magneticDisturbance) }
         guard horizontal > 1e-3 * norm else { return }
