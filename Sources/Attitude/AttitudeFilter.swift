@@ -535,8 +535,7 @@ public struct AttitudeFilter: Sendable {
         // Turn the averaged specific force to point straight up (0, 0, −1).
         let up = inclination.rotate(gravityAverage), upNorm = up.norm
         guard upNorm > 0, upNorm.isFinite else { return }
-        let e = up * (1 / upNorm)
-        let correction = Quaternion.levelling(up: e)
+        let correction = Quaternion.levelling(up: up, norm: upNorm)
         inclination = (correction * inclination).renormalized
         stepCorrection.tiltX = 2 * correction.x * degreesPerRadian
         stepCorrection.tiltY = 2 * correction.y * degreesPerRadian
@@ -625,8 +624,8 @@ public struct AttitudeFilter: Sendable {
         // are not taken at quite the same instant, and the heading turns by the vertical rate times
         // that offset (what the lag correction leaves of it).
         let timing = settings.magneticTimingUncertainty * verticalRate
-        let spread = (headingDrift * headingDrift + timing * timing).squareRoot()
-        let weight = gate.update(innovationDegrees: innovationDegrees, driftDegrees: spread, dt: dt,
+        let weight = gate.update(innovationDegrees: innovationDegrees,
+                                 driftDegrees: (headingDrift * headingDrift + timing * timing).squareRoot(), dt: dt,
                                  holdExceeded: holdExceeded || judged.replaced, gain: gains.magnetic, settings: settings)
         let settled = elapsed > settings.initialisationDuration
         // A field off the reference in |B| or dip is down-weighted like a disagreeing heading: by

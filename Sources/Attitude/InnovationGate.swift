@@ -43,11 +43,15 @@ public struct InnovationGate: Sendable {
                gain: lowPassGain(dt: dt, tau: settings.magneticTimeConstant), settings: settings)
     }
 
-    /// The same, with the mean square's gain for this step (over `magneticTimeConstant`) worked out already.
+    /// The same, with the mean square's gain for this step (over `magneticTimeConstant`) worked out
+    /// already, and the drift worked out only when it is needed: an innovation within
+    /// `magneticInnovationGateDegrees`, the least the limit can be, is within the limit whatever
+    /// the drift (most samples: no square roots for the drift or the limit).
     @inline(__always)
-    mutating func update(innovationDegrees d: Double, driftDegrees: Double, dt: Double, holdExceeded: Bool,
-                         gain: Double, settings: AttitudeSettings) -> Double {
-        let limit = limit(driftDegrees: driftDegrees, settings: settings)
+    mutating func update(innovationDegrees d: Double, driftDegrees: @autoclosure () -> Double, dt: Double,
+                         holdExceeded: Bool, gain: Double, settings: AttitudeSettings) -> Double {
+        if !recovering && abs(d) <= settings.magneticInnovationGateDegrees { return accepted(d, gain: gain) }
+        let limit = limit(driftDegrees: driftDegrees(), settings: settings)
         if recovering {
             if abs(d) < limit / 2 { recovering = false }
             return 1
@@ -64,6 +68,12 @@ public struct InnovationGate: Sendable {
             let ratio = limit / abs(d)
             return ratio >= 0.5 ? ratio * ratio : 16 * ratio * ratio * ratio * ratio
         }
+        return accepted(d, gain: gain)
+    }
+
+    /// An innovation within the limit: it ends a rejection and counts towards the mean square.
+    @inline(__always)
+    private mutating func accepted(_ d: Double, gain: Double) -> Double {
         rejectedDuration = 0
         meanSquare += gain * (d * d - meanSquare)
         return 1

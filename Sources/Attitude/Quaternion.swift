@@ -68,12 +68,19 @@ public struct Quaternion: Sendable, Hashable, CustomStringConvertible {
     /// levelling that makes a measured specific force point straight up. A vector pointing down
     /// (upside down) is turned half a turn about north.
     @inlinable @inline(__always) public static func levelling(up e: Vector3) -> Quaternion {
-        // Axis e × (0, 0, −1) = (−e.y, e.x, 0); cos(angle) = −e.z.
-        let c = -e.z
-        guard c > -0.999999 else { return Quaternion(w: 0, x: 1, y: 0, z: 0) }
-        let half = ((1 + c) * 0.5).squareRoot()
-        let k = 0.5 / half
-        return Quaternion(w: half, x: -e.y * k, y: e.x * k, z: 0)
+        levelling(up: e, norm: 1)
+    }
+
+    /// The same for a vector `up` of any length, given its length `n` (> 0): without dividing it
+    /// first. (1 + e·(0, 0, −1), e × (0, 0, −1)) is the rotation at twice its half angle, of squared
+    /// length 2(1 − e.z); times n, (n − up.z, −up.y, up.x, 0) is of squared length 2n(n − up.z):
+    /// one square root and one division.
+    @inlinable @inline(__always) public static func levelling(up: Vector3, norm n: Double) -> Quaternion {
+        // Axis up × (0, 0, −1) = (−up.y, up.x, 0); cos(angle) = −up.z / n.
+        guard up.z < 0.999999 * n else { return Quaternion(w: 0, x: 1, y: 0, z: 0) }
+        let m = n - up.z
+        let k = 1 / (2 * n * m).squareRoot()
+        return Quaternion(w: m * k, x: -up.y * k, y: up.x * k, z: 0)
     }
 
     /// Hamilton product: `a * b` applies `b` first.
