@@ -150,10 +150,16 @@ public struct AttitudeAccuracyModel: Sendable {
     public var biasUncertainty: Double { max(tiltBiasUncertainty, headingBiasUncertainty) }
     /// What the gyro has let the tilt drift by since gravity corrected it (degrees, 1σ).
     @inline(__always)
-    public var tiltDrift: Double { (tiltVariance + tiltSystematic * tiltSystematic).squareRoot() }
+    public var tiltDrift: Double { tiltDriftSquare.squareRoot() }
+    /// Its square (degrees²).
+    @inline(__always)
+    public var tiltDriftSquare: Double { tiltVariance + tiltSystematic * tiltSystematic }
     /// What the gyro has let the heading drift by since the field corrected it (degrees, 1σ).
     @inline(__always)
-    public var headingDrift: Double { (headingVariance + headingSystematic * headingSystematic).squareRoot() }
+    public var headingDrift: Double { headingDriftSquare.squareRoot() }
+    /// Its square (degrees²).
+    @inline(__always)
+    public var headingDriftSquare: Double { headingVariance + headingSystematic * headingSystematic }
 
     /// Roll uncertainty (degrees, 1σ): gyro drift, the lean let in, and the averaged gravity's own noise.
     @inline(__always)

@@ -72,7 +72,7 @@ public struct AttitudeFilter: Sendable {
     private var restCalibrated = false
     private var resting = false
     private var restPrior = (bias: Vector3.zero, tilt: 0.0, heading: 0.0)   // bias, (°/s)² before this rest
-    private var driftAtDisturbance = 0.0
+    private var driftSquareAtDisturbance = 0.0          // degrees², the heading drift's square when the field was last trusted
     private var gate = InnovationGate()
     private var lag = MagneticLag()
     private var flags: AttitudeFlags = [.initialising]
@@ -368,6 +368,14 @@ public struct AttitudeFilter: Sendable {
         return (lowPassGain(ratio: ratio), lowPassGain(ratio: 2 * ratio))
     }
 
+    /// The spread the innovation gate allows for (degrees): the heading's drift, from its square, and
+    /// the timing's part, as root sum of squares.
+    @inline(__always)
+    private static func spread(driftSquare: Double, timing: Double) -> Double {
+        let drift = driftSquare.squareRoot()
+        return (drift * drift + timing * timing).squareRoot()
+    }
+
     /// How fast the gyro may be tilting the strapdown frame now ((°/s)²): the scale and integration
     /// errors of the rotation, and the tilt bias's uncertainty.
     @inline(__always) private var tiltDriftRateSquare: Double {
@@ -574,7 +582,7 @@ public struct AttitudeFilter: Sendable {
         // `accelerationRejectionHold` after (the average then holds some of the acceleration),
         // whether or not the lean is being rejected.
         let learns = calm && rejectionHold == 0
-        let biasTime = motionBiasTimeConstant(sigma: biasUncertainty)
+        let biasTime = learns ? motionBiasTimeConstant(sigma: biasUncertainty) : 1
         // The reference's noise per sample (`gains.tiltNoise`): the accelerometer's white noise (what
         // accelerations leave in the average is the lean above).
         accuracy.tiltCorrected(gain: gain, biasGain: learns ? gain / biasTime : 0, noiseVariance: gains.tiltNoise,
@@ -609,12 +617,18 @@ public struct AttitudeFilter: Sendable {
         }
         let innovationDegrees = innovation * degreesPerRadian
         magneticInnovationDegrees = innovationDegrees
-        // How far the heading may have drifted on the gyro alone since the field was last trusted.
-        let headingDrift = accuracy.headingDrift
+        // How far the heading may have drifted on the gyro alone since the field was last trusted (as
+        // its square: the root is taken where it is needed, in a disturbance, from the same square).
+        let driftSquare = accuracy.headingDriftSquare
+        let holdExceeded: Bool
         if reference.disturbedDuration == 0 && gate.rejectedDuration == 0 {
-            driftAtDisturbance = headingDrift
+            // The drift at the disturbance is the drift now: it has grown by nothing.
+            driftSquareAtDisturbance = driftSquare
+            holdExceeded = 0 > settings.magneticRejectionMaximumDriftDegrees
+        } else {
+            holdExceeded = driftSquare.squareRoot() - driftSquareAtDisturbance.squareRoot()
+                > settings.magneticRejectionMaximumDriftDegrees
         }
-        let holdExceeded = headingDrift - driftAtDisturbance > settings.magneticRejectionMaximumDriftDegrees
         let judged = updateReference(norm: norm, dip: dip, dt: dt, gyroHoldExceeded: holdExceeded)
         if judged.replaced {
             flags.insert(.magneticReferenceChanged)
@@ -625,7 +639,7 @@ public struct AttitudeFilter: Sendable {
         // that offset (what the lag correction leaves of it).
         let timing = settings.magneticTimingUncertainty * verticalRate
         let weight = gate.update(innovationDegrees: innovationDegrees,
-                                 driftDegrees: (headingDrift * headingDrift + timing * timing).squareRoot(), dt: dt,
+                                 driftDegrees: Self.spread(driftSquare: driftSquare, timing: timing), dt: dt,
                                  holdExceeded: holdExceeded || judged.replaced, gain: gains.magnetic, settings: settings)
         let settled = elapsed > settings.initialisationDuration
         // A field off the reference in |B| or dip is down-weighted like a disagreeing heading: by
@@ -639,12 +653,11 @@ public struct AttitudeFilter: Sendable {
         if !judged.disturbed {
             accuracy.dipObserved(dip, referenceGain: gains.dipReference, slowGain: gains.magnetic, averagingGain: gains.tiltError)
         }
-        let biasUncertainty = accuracy.headingBiasUncertainty
         // A field judged disturbed is followed no faster than `magneticTimeConstant` however
         // uncertain the bias: the shorter time constant keeps an unlearned bias from turning the
         // heading, but towards a wrong field it would only turn it faster.
         let suspect = settled && (weight < 1 || fieldWeight < 1)
-        let headingTau = suspect ? settings.magneticTimeConstant : headingTimeConstant(biasUncertainty: biasUncertainty)
+        let headingTau = suspect ? settings.magneticTimeConstant : headingTimeConstant(biasUncertainty: accuracy.headingBiasUncertainty)
         let tau = gate.recovering ? min(settings.magneticRecoveryTimeConstant, headingTau) : headingTau
         // This period's gain when the time constant is the usual one; worked out otherwise.
         let baseGain = elapsed >= settings.initialisationDuration && tau == settings.magneticTimeConstant
@@ -661,7 +674,7 @@ public struct AttitudeFilter: Sendable {
             let scatter = gate.meanSquare.squareRoot()
             let floor = settings.magneticInnovationGateDegrees
             let reliability = scatter > floor ? (floor / scatter) * (floor / scatter) : 1
-            let biasTime = motionBiasTimeConstant(sigma: biasUncertainty)
+            let biasTime = motionBiasTimeConstant(sigma: accuracy.headingBiasUncertainty)
             biasGain = gain * reliability / biasTime
             let inBody = tilted.inverseRotate(Vector3(0, 0, gain * innovation))
             adjustBias(by: inBody * (-degreesPerRadian * reliability / biasTime))
