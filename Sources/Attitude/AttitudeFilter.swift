@@ -541,7 +541,8 @@ public struct AttitudeFilter: Sendable {
         referenceAverage += (inStrapdown - referenceAverage) * (gains.reference * weight)
 
         // Turn the averaged specific force to point straight up (0, 0, −1).
-        let up = inclination.rotate(gravityAverage), upNorm = up.norm
+        // (Its length is the average's, which the rotation keeps: worked out beside the rotation, not after it.)
+        let up = inclination.rotate(gravityAverage), upNorm = gravityAverage.norm
         guard upNorm > 0, upNorm.isFinite else { return }
         let correction = Quaternion.levelling(up: up, norm: upNorm)
         inclination = (correction * inclination).renormalized

@@ -40,9 +40,10 @@ public struct Quaternion: Sendable, Hashable, CustomStringConvertible {
         if square < 0.04 {
             // Angles below 0.2 rad (every gyro step): Taylor series of cos(θ/2) and sin(θ/2)/θ,
             // exact to rounding (next terms below 1e-16), without sin, cos, a square root or a division.
-            let h = square * 0.25
-            let c = 1 - h * 0.5 * (1 - h * (1.0 / 12) * (1 - h * (1.0 / 30) * (1 - h * (1.0 / 56))))
-            let s = 0.5 * (1 - h * (1.0 / 6) * (1 - h * (1.0 / 20) * (1 - h * (1.0 / 42) * (1 - h * (1.0 / 72)))))
+            // The terms in h and h² summed in pairs (Estrin's scheme): a short chain of multiplications.
+            let h = square * 0.25, h2 = h * h
+            let c = (1 - h * 0.5) + h2 * ((1.0 / 24 - h * (1.0 / 720)) + h2 * (1.0 / 40320))
+            let s = 0.5 * ((1 - h * (1.0 / 6)) + h2 * ((1.0 / 120 - h * (1.0 / 5040)) + h2 * (1.0 / 362880)))
             self.init(w: c, x: r.x * s, y: r.y * s, z: r.z * s)
         } else {
             let angle = square.squareRoot()
