@@ -284,9 +284,12 @@ public struct AttitudeFilter: Sendable {
         let omega = gyro - bias
         rate = omega
         let omegaNorm = omega.norm
+        // The rate in NED before the heading turn (°/s): through the orientation before this step,
+        // which is the same for it (a turn about ω leaves ω where it is), so that it need not wait
+        // for the step.
+        let earthRate = (inclination * strapdown).rotate(omega)
         strapdown = (strapdown * Quaternion(rotationVector: omega * (radiansPerDegree * dt))).renormalized
         let tilted = inclination * strapdown
-        let earthRate = tilted.rotate(omega)    // °/s, NED before the heading turn
         netRate += (earthRate - netRate) * gains.netRate
         rotationSpeed += (omegaNorm - rotationSpeed) * gains.rejection
         accuracy.propagate(netRate: netRate, rate: omegaNorm, dt: dt, settings: settings)
