@@ -547,8 +547,18 @@ public struct AttitudeFilter: Sendable {
         // (Its length is the average's, which the rotation keeps: worked out beside the rotation, not after it.)
         let up = inclination.rotate(gravityAverage), upNorm = gravityAverage.norm
         guard upNorm > 0, upNorm.isFinite else { return }
-        let correction = Quaternion.levelling(up: up, norm: upNorm)
-        inclination = (correction * inclination).renormalized
+        // The inclination is turned by the levelling before it is normalised, and the product scaled
+        // once, by the levelling's factor and what brings the inclination itself back to unit length
+        // (the product's length is the two lengths' product): the product does not wait for the
+        // levelling's square root and division, nor the result for a renormalisation after it.
+        let (turn, levellingScale) = Quaternion.unnormalisedLevelling(up: up, norm: upNorm)
+        let correction = Quaternion(w: turn.w * levellingScale, x: turn.x * levellingScale, y: turn.y * levellingScale, z: 0)
+        if let renormalising = Quaternion.renormalisingFactor(squaredNorm: inclination.squaredNorm) {
+            let k = levellingScale * renormalising, q = turn * inclination
+            inclination = Quaternion(w: q.w * k, x: q.x * k, y: q.y * k, z: q.z * k)
+        } else {
+            inclination = (correction * inclination).normalized
+        }
         stepCorrection.tiltX = 2 * correction.x * degreesPerRadian
         stepCorrection.tiltY = 2 * correction.y * degreesPerRadian
         stepTrusted.tilt = !initialising && gain == baseGain

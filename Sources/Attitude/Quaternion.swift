@@ -77,11 +77,19 @@ public struct Quaternion: Sendable, Hashable, CustomStringConvertible {
     /// length 2(1 − e.z); times n, (n − up.z, −up.y, up.x, 0) is of squared length 2n(n − up.z):
     /// one square root and one division.
     @inlinable @inline(__always) public static func levelling(up: Vector3, norm n: Double) -> Quaternion {
+        let (rotation, scale) = unnormalisedLevelling(up: up, norm: n)
+        return Quaternion(w: rotation.w * scale, x: rotation.x * scale, y: rotation.y * scale, z: 0)
+    }
+
+    /// `levelling(up:norm:)` before it is brought to unit length, (n − up.z, −up.y, up.x, 0), and the
+    /// factor that does it: a product with it need not wait for the square root and the division
+    /// (the factor scales the product instead).
+    @inlinable @inline(__always)
+    public static func unnormalisedLevelling(up: Vector3, norm n: Double) -> (rotation: Quaternion, scale: Double) {
         // Axis up × (0, 0, −1) = (−up.y, up.x, 0); cos(angle) = −up.z / n.
-        guard up.z < 0.999999 * n else { return Quaternion(w: 0, x: 1, y: 0, z: 0) }
+        guard up.z < 0.999999 * n else { return (Quaternion(w: 0, x: 1, y: 0, z: 0), 1) }
         let m = n - up.z
-        let k = 1 / (2 * n * m).squareRoot()
-        return Quaternion(w: m * k, x: -up.y * k, y: up.x * k, z: 0)
+        return (Quaternion(w: m, x: -up.y, y: up.x, z: 0), 1 / (2 * n * m).squareRoot())
     }
 
     /// Hamilton product: `a * b` applies `b` first. (Each component's four products summed in
@@ -98,6 +106,9 @@ public struct Quaternion: Sendable, Hashable, CustomStringConvertible {
     /// The inverse rotation (for a unit quaternion).
     @inlinable @inline(__always) public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
 
+    /// w² + x² + y² + z² (summed in pairs).
+    @inlinable @inline(__always) public var squaredNorm: Double { (w * w + x * x) + (y * y + z * z) }
+
     /// True when every component is finite.
     @inlinable public var isFinite: Bool { w.isFinite && x.isFinite && y.isFinite && z.isFinite }
 
@@ -113,10 +124,14 @@ public struct Quaternion: Sendable, Hashable, CustomStringConvertible {
     /// away from 1) back to unit norm without a square root: q · (3 − |q|²) / 2, exact to second
     /// order. Anything further off (or not finite) goes through `normalized`.
     @inlinable @inline(__always) public var renormalized: Quaternion {
-        let n2 = (w * w + x * x) + (y * y + z * z)
-        guard abs(n2 - 1) < 1e-6 else { return normalized }
-        let k = (3 - n2) / 2
+        guard let k = Self.renormalisingFactor(squaredNorm: squaredNorm) else { return normalized }
         return Quaternion(w: w * k, x: x * k, y: y * k, z: z * k)
+    }
+
+    /// The factor that brings a quaternion of squared norm `n2`, a rounding error from 1, back to unit
+    /// length without a square root (`renormalized`'s), or nil when it is further off.
+    @inlinable @inline(__always) public static func renormalisingFactor(squaredNorm n2: Double) -> Double? {
+        abs(n2 - 1) < 1e-6 ? (3 - n2) / 2 : nil
     }
 
     /// `v` rotated by this quaternion (body → NED for an attitude).
