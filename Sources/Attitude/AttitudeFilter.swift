@@ -288,7 +288,7 @@ public struct AttitudeFilter: Sendable {
         // which is the same for it (a turn about ω leaves ω where it is), so that it need not wait
         // for the step.
         let earthRate = (inclination * strapdown).rotate(omega)
-        strapdown = (strapdown * Quaternion(rotationVector: omega * (radiansPerDegree * dt))).renormalized
+        strapdown = Self.step(strapdown, by: Quaternion(rotationVector: omega * (radiansPerDegree * dt)))
         let tilted = inclination * strapdown
         netRate += (earthRate - netRate) * gains.netRate
         rotationSpeed += (omegaNorm - rotationSpeed) * gains.rejection
@@ -355,6 +355,18 @@ public struct AttitudeFilter: Sendable {
         if cube <= tuning.gravityShortestCube { return tuning.gravityShortest }
         let tau = cbrt(cube)
         return tau.isFinite ? min(tuning.gravityLongest, max(tuning.gravityShortest, tau)) : tuning.gravityLongest
+    }
+
+    /// `q * step`, brought back to unit length by the factor its squared length gives, which is the
+    /// two squared lengths' product: worked out beside the product, not after it. (Further off than
+    /// rounding, normalised.)
+    @inline(__always)
+    private static func step(_ q: Quaternion, by step: Quaternion) -> Quaternion {
+        let product = q * step
+        guard let k = Quaternion.renormalisingFactor(squaredNorm: q.squaredNorm * step.squaredNorm) else {
+            return product.normalized
+        }
+        return Quaternion(w: product.w * k, x: product.x * k, y: product.y * k, z: product.z * k)
     }
 
     /// `lowPassGain(dt:tau:)` over `tau` and over each of its two stages (`tau / 2`), with one

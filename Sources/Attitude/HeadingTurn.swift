@@ -55,8 +55,9 @@ struct HeadingTurn: Sendable {
         }
         let c = halfCosine * ca - halfSine * sa
         let s = halfSine * ca + halfCosine * sa
-        // Back to unit length without a square root (it is off by rounding only).
-        let k = (3 - (c * c + s * s)) * 0.5
+        // Back to unit length without a square root (it is off by rounding only), by the factor the
+        // two squared lengths' product gives: worked out beside the turn, not after it.
+        let k = (3 - (halfCosine * halfCosine + halfSine * halfSine) * (ca * ca + sa * sa)) * 0.5
         halfCosine = c * k
         halfSine = s * k
     }
