@@ -400,6 +400,18 @@ public struct AttitudeFilter: Sendable {
 
     /// `tilted` is `inclination * strapdown` as the gyro left them this sample.
     private mutating func correctTilt(_ accel: Vector3, dt: Double, calm: Bool, tilted: Quaternion) {
+        // Gravity's time constant moves with averages of seconds: worked out again every few samples
+        // (with its gains for this period), not per sample. (First: it depends on nothing this
+        // sample's specific force changes, so its cube root and divisions run beside the rest.)
+        if adaptiveGravity.countdown <= 0 || adaptiveGravity.dt != dt {
+            let scatter = max(tuning.tiltNoiseSquare,
+                              0.5 * (accuracy.rollResidualMeanSquare + accuracy.pitchResidualMeanSquare))
+            let tau = Self.gravityTimeConstant(driftRateSquare: tiltDriftRateSquare, scatter: scatter,
+                                               correlationTime: settings.accelerationCorrelationTime, tuning: tuning)
+            let gains = Self.gravityGains(dt: dt, tau: tau)
+            adaptiveGravity = (tau, gains.average, gains.stage, dt, 8)
+        }
+        adaptiveGravity.countdown -= 1
         var specific = accel
         var nedAcceleration: Vector3?
         if let vehicle = vehicleAcceleration, (lastTime ?? 0) - vehicleAccelerationTime <= settings.vehicleAccelerationHold {
@@ -492,17 +504,6 @@ public struct AttitudeFilter: Sendable {
             still = unleaned || abs(magnitude - restMagnitude) <= settings.restMagnitudeTolerance
             if still { restMagnitude = magnitude }
         }
-        // Gravity's time constant moves with averages of seconds: worked out again every few samples
-        // (with its gains for this period), not per sample.
-        if adaptiveGravity.countdown <= 0 || adaptiveGravity.dt != dt {
-            let scatter = max(tuning.tiltNoiseSquare,
-                              0.5 * (accuracy.rollResidualMeanSquare + accuracy.pitchResidualMeanSquare))
-            let tau = Self.gravityTimeConstant(driftRateSquare: tiltDriftRateSquare, scatter: scatter,
-                                               correlationTime: settings.accelerationCorrelationTime, tuning: tuning)
-            let gains = Self.gravityGains(dt: dt, tau: tau)
-            adaptiveGravity = (tau, gains.average, gains.stage, dt, 8)
-        }
-        adaptiveGravity.countdown -= 1
         let gravityTau = still || initialising ? settings.accelerationTimeConstant : adaptiveGravity.tau
         let baseGain = initialising ? lowPassGain(dt: dt, tau: ramped(settings.accelerationTimeConstant))
             : still ? gains.restGravity
