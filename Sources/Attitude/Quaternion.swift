@@ -89,7 +89,9 @@ public struct Quaternion: Sendable, Hashable, CustomStringConvertible {
         // Axis up × (0, 0, −1) = (−up.y, up.x, 0); cos(angle) = −up.z / n.
         guard up.z < 0.999999 * n else { return (Quaternion(w: 0, x: 1, y: 0, z: 0), 1) }
         let m = n - up.z
-        return (Quaternion(w: m, x: -up.y, y: up.x, z: 0), 1 / (2 * n * m).squareRoot())
+        // 1/√x as √x · (1/x): the root and the division side by side rather than one after the other.
+        let square = 2 * n * m
+        return (Quaternion(w: m, x: -up.y, y: up.x, z: 0), square.squareRoot() * (1 / square))
     }
 
     /// Hamilton product: `a * b` applies `b` first. (Each component's four products summed in
