@@ -75,7 +75,10 @@ public struct RestDetector: Sendable {
     @inline(__always)
     public func verticalMeasurementVariance(_ settings: AttitudeSettings) -> Double {
         guard let (a, b) = fieldsAcrossGravity() else { return measurementVariance(settings) }
-        let turn = atan2(a.cross(b).norm, a.dot(b)) * degreesPerRadian
+        // The angle between them: by the arctangent's series while it is small (a rest's field turns
+        // little), the same to rounding as atan2, whose call would hold up the bias's update.
+        let across = a.cross(b).norm, along = a.dot(b)
+        let turn = (along > 0 && across < 0.1 * along ? arctangentSeries(across / along) : atan2(across, along)) * degreesPerRadian
         let duration = max(restDuration, 1e-3)
         return measurementVariance(settings) + (turn * turn + fieldTurnNoise) / (duration * duration)
     }
