@@ -474,12 +474,15 @@ public struct AttitudeFilter: Sendable {
         // of the specific force along the body's x axis tilts the pitch, across it the roll.
         // (In the earth frame at once through `tilted` when nothing was subtracted in the strapdown frame.)
         let earth = nedAcceleration == nil ? tilted.rotate(specific) : inclination.rotate(inStrapdown)
-        let earthNorm = earth.norm
+        // (Its length is the specific force's, which the rotation keeps: known before the rotation.)
+        let earthNorm = (nedAcceleration == nil ? specific : inStrapdown).norm
         // The body's x axis in NED: the first column of the rotation.
         let forwardX = 1 - 2 * (tilted.y * tilted.y + tilted.z * tilted.z)
         let forwardY = 2 * (tilted.x * tilted.y + tilted.w * tilted.z)
-        let forwardNorm = (forwardX * forwardX + forwardY * forwardY).squareRoot()
-        let perForward = forwardNorm > 1e-6 ? 1 / forwardNorm : 0
+        let forwardSquare = forwardX * forwardX + forwardY * forwardY
+        let forwardNorm = forwardSquare.squareRoot()
+        // (1/√x as √x · (1/x): the root and the division side by side.)
+        let perForward = forwardNorm > 1e-6 ? forwardNorm * (1 / forwardSquare) : 0
         let fx = forwardNorm > 1e-6 ? forwardX * perForward : 1, fy = forwardNorm > 1e-6 ? forwardY * perForward : 0
         let scale = earth.z < 0 && earthNorm > 0 ? degreesPerRadian / earthNorm : 0
         let pitchResidual = scale > 0 ? min(90, abs(earth.x * fx + earth.y * fy) * scale) : 90
@@ -625,8 +628,9 @@ public struct AttitudeFilter: Sendable {
     private mutating func correctHeading(_ field: Vector3, dt: Double, calm: Bool, verticalRate: Double) {
         let tilted = inclination * strapdown
         let earth = tilted.rotate(field)
-        let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
-        let norm = earth.norm
+        let horizontalSquare = earth.x * earth.x + earth.y * earth.y
+        let horizontal = horizontalSquare.squareRoot()
+        let norm = field.norm      // the rotation keeps it: known before the rotation
         let dip = dipAngle.radians(y: earth.z, x: horizontal) * degreesPerRadian
         dipParts = (earth.z, horizontal, norm)
         guard horizontal > 1e-3 * norm else { return }
@@ -707,8 +711,8 @@ public struct AttitudeFilter: Sendable {
             adjustBias(by: inBody * (-degreesPerRadian * reliability / biasTime))
         }
         // The field's own heading noise per sample: the magnetometer's noise across the horizontal field.
-        let white = settings.magnetometerNoise / horizontal * degreesPerRadian
-        accuracy.headingCorrected(gain: gain, biasGain: biasGain, noiseVariance: white * white,
+        // (Its square from the horizontal part's square: the division beside the square root, not after it.)
+        accuracy.headingCorrected(gain: gain, biasGain: biasGain, noiseVariance: tuning.magnetometerNoiseSquare / horizontalSquare,
                                   innovationDegrees: innovationDegrees,
                                   // A rejected field's disagreement is the disturbance's, not the scatter's.
                                   averagingGain: gains.magnetic * (settled ? weight * fieldWeight : 1),

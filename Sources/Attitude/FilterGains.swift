@@ -32,6 +32,9 @@ struct FilterTuning: Sendable {
     let rejectionTangent: Double
     /// The lean tolerance's bias part: 3 × the two averages' time constants apart (s).
     let biasLeanSpan: Double
+    /// (`magnetometerNoise` in radians as degrees)²: over the horizontal field's square, the field's
+    /// heading noise per sample (degrees²).
+    let magnetometerNoiseSquare: Double
     /// `magneticLagMinimumRate` in rad/s.
     let lagMinimumRate: Double
     /// `tiltNoiseDegrees`².
@@ -68,6 +71,7 @@ struct FilterTuning: Sendable {
         accelerometerNoise = noise * noise
         rejectionTangent = tan(radians(min(89.9, max(0, s.accelerationRejectionDegrees))))
         biasLeanSpan = 3 * max(0, s.accelerationReferenceTimeConstant - s.accelerationRejectionTimeConstant)
+        magnetometerNoiseSquare = (s.magnetometerNoise * degreesPerRadian) * (s.magnetometerNoise * degreesPerRadian)
         lagMinimumRate = radians(s.magneticLagMinimumRate)
         tiltNoiseSquare = s.tiltNoiseDegrees * s.tiltNoiseDegrees
         rotationDrift = (s.gyroScaleUncertainty * s.gyroScaleUncertainty
