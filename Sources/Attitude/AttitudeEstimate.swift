@@ -48,17 +48,14 @@ public struct AttitudeEstimate: Sendable, Hashable {
     /// Roll, pitch and heading (Z-Y-X) of a body → NED quaternion; heading nil beyond `pitchLimit`.
     @inline(__always)
     public static func angles(of q: Quaternion, pitchLimit: Double) -> (roll: Double, pitch: Double, heading: Double?) {
-        var roll = SlowAngle(), pitch = SlowAngle(), heading = SlowAngle()     // no anchors: atan2 for all
-        return angles(of: q, pitchLimit: pitchLimit, roll: &roll, pitch: &pitch, heading: &heading)
+        var roll = SlowAngle(), heading = SlowAngle()     // no anchors: atan2 for both
+        return angles(of: q, pitchLimit: pitchLimit, roll: &roll, heading: &heading)
     }
 
-    /// The same, each angle by a series from the angles last worked out (`SlowAngle`, to rounding)
-    /// while they are within 0.1 rad of them, which become the anchors otherwise. The pitch is the
-    /// angle of the down axis's x component against the length of its other two (atan2 of them:
-    /// the arcsine of the first, as the axis is of unit length).
+    /// The same, roll and heading by a series from the angles last worked out (`SlowAngle`, to
+    /// rounding) while they are within 0.1 rad of them, which become the anchors otherwise.
     @inline(__always)
     static func angles(of q: Quaternion, pitchLimit: Double, roll rollAngle: inout SlowAngle,
-                       pitch pitchAngle: inout SlowAngle,
                        heading headingAngle: inout SlowAngle) -> (roll: Double, pitch: Double, heading: Double?) {
         // Third row of the matrix: the down axis in body coordinates.
         let r20 = 2 * (q.x * q.z - q.w * q.y)
@@ -67,7 +64,7 @@ public struct AttitudeEstimate: Sendable, Hashable {
         // First column: the body x axis in NED.
         let r00 = 1 - 2 * (q.y * q.y + q.z * q.z)
         let r10 = 2 * (q.x * q.y + q.w * q.z)
-        let pitch = pitchAngle.radians(y: -r20, x: (r21 * r21 + r22 * r22).squareRoot()) * degreesPerRadian
+        let pitch = asin(max(-1, min(1, -r20))) * degreesPerRadian
         let roll = rollAngle.wrappedRadians(y: r21, x: r22) * degreesPerRadian
         var heading: Double?
         if abs(pitch) <= pitchLimit, r00 * r00 + r10 * r10 > 1e-12 {

@@ -91,7 +91,7 @@ public struct AttitudeFilter: Sendable {
         dipParts.vertical / max(dipParts.horizontal, 1e-9 * dipParts.norm)
     }
     private var dipAngle = SlowAngle()                  // the field's dip through the tilt
-    private var rollAngle = SlowAngle(), pitchAngle = SlowAngle(), headingAngle = SlowAngle()   // the estimate's, kept by `updatedEstimate`
+    private var rollAngle = SlowAngle(), headingAngle = SlowAngle()   // the estimate's, kept by `updatedEstimate`
     private var largeInnovation = SlowAngle()           // the heading's disagreement with the field, beyond 0.1 rad
     private var vehicleAcceleration: VehicleAcceleration?
     private var vehicleAccelerationTime = -Double.infinity
@@ -153,10 +153,10 @@ public struct AttitudeFilter: Sendable {
     public var estimate: AttitudeEstimate {
         // The angles from the anchors `updatedEstimate` keeps (which this does not move): atan2 for
         // a filter read only here, the same as `updatedEstimate` gave for one read through it.
-        var rollAnchor = rollAngle, pitchAnchor = pitchAngle, headingAnchor = headingAngle
+        var rollAnchor = rollAngle, headingAnchor = headingAngle
         let q = composed
-        return estimate(q, angles: AttitudeEstimate.angles(of: q, pitchLimit: settings.headingPitchLimit, roll: &rollAnchor,
-                                                           pitch: &pitchAnchor, heading: &headingAnchor))
+        return estimate(q, angles: AttitudeEstimate.angles(of: q, pitchLimit: settings.headingPitchLimit,
+                                                           roll: &rollAnchor, heading: &headingAnchor))
     }
 
     @inline(__always)
@@ -201,8 +201,8 @@ public struct AttitudeFilter: Sendable {
         // Roll and heading turn little from a sample to the next: by a series from the last angles
         // worked out by atan2 (`SlowAngle`, the same to rounding).
         let q = composed
-        return estimate(q, angles: AttitudeEstimate.angles(of: q, pitchLimit: settings.headingPitchLimit, roll: &rollAngle,
-                                                           pitch: &pitchAngle, heading: &headingAngle))
+        return estimate(q, angles: AttitudeEstimate.angles(of: q, pitchLimit: settings.headingPitchLimit,
+                                                           roll: &rollAngle, heading: &headingAngle))
     }
 
     /// Body → NED.
@@ -210,13 +210,8 @@ public struct AttitudeFilter: Sendable {
 
     @inline(__always) private var composed: Quaternion {
         // The heading turn (cos, 0, 0, sin) times the tilt, its zero terms left out.
-        // Its length is the product of its factors' (all unit to rounding): brought back to unit length
-        // by the factor that gives, without a square root or a division.
         let t = inclination * strapdown, c = headingTurn.halfCosine, s = headingTurn.halfSine
-        let q = Quaternion(w: c * t.w - s * t.z, x: c * t.x - s * t.y, y: c * t.y + s * t.x, z: c * t.z + s * t.w)
-        let factors = inclination.squaredNorm * strapdown.squaredNorm * (c * c + s * s)
-        guard let k = Quaternion.renormalisingFactor(squaredNorm: factors), q.isFinite else { return q.normalized }
-        return Quaternion(w: q.w * k, x: q.x * k, y: q.y * k, z: q.z * k)
+        return Quaternion(w: c * t.w - s * t.z, x: c * t.x - s * t.y, y: c * t.y + s * t.x, z: c * t.z + s * t.w).normalized
     }
 
     /// Feeds one sample. `time` is monotonic seconds; gyroscope °/s, accelerometer g (specific force),
