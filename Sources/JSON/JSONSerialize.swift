@@ -84,24 +84,42 @@ struct JSONWriter {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
     }
 
+    /// A string quoted and escaped. The bytes that need no escape go out a run at a time (one copy
+    /// each, not a byte at a time): a key or a value is usually one run.
     func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0x00..<0x20, 0x7F:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-            default: out.append(b)
+        var s = s
+        s.withUTF8 { bytes in
+            var run = 0
+            for i in bytes.indices {
+                let b = bytes[i]
+                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0x7F else { continue }
+                if run < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i])) }
+                run = i + 1
+                Self.appendEscape(b, into: &out)
             }
+            if run < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...])) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The escape for a byte that cannot stand in a JSON string as it is: `\"`, `\\`, the short
+    /// forms of the common controls, `\u00XX` for the other controls and DEL.
+    private static func appendEscape(_ b: UInt8, into out: inout [UInt8]) {
+        out.append(0x5C)
+        switch b {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(b)
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        case 0x08: out.append(UInt8(ascii: "b"))
+        case 0x0C: out.append(UInt8(ascii: "f"))
+        default:
+            // Lower-case hex digits: 0x7F is \u007f.
+            func hex(_ v: UInt8) -> UInt8 { v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "a") + v - 10 }
+            out.append(contentsOf: "u00".utf8)
+            out.append(hex(b >> 4))
+            out.append(hex(b & 0xF))
+        }
     }
 }

@@ -36,6 +36,37 @@ struct JSONRoundTripTests {
         #expect(try JSONValue.parse(text).string == s)
     }
 
+    /// The writer copies the bytes between escapes a run at a time: the same text as escaping byte
+    /// by byte, with escapes at the start, at the end and next to each other.
+    @Test func escapedRunsMatchByteByByte() {
+        var rng = SplitMix64(seed: 11)
+        let pool: [Unicode.Scalar] = ["a", "\"", "\\", "\n", "\r", "\t", "\u{8}", "\u{C}", "\u{0}", "\u{1B}", "\u{7F}", "é", "🧭"]
+        for _ in 0..<2000 {
+            var s = ""
+            for _ in 0..<Int(rng.next() % 9) { s.unicodeScalars.append(pool[Int(rng.next() % UInt64(pool.count))]) }
+            var expected: [UInt8] = [0x22]
+            for b in s.utf8 {
+                switch b {
+                case 0x22: expected += [0x5C, 0x22]
+                case 0x5C: expected += [0x5C, 0x5C]
+                case 0x0A: expected += Array(#"\n"#.utf8)
+                case 0x0D: expected += Array(#"\r"#.utf8)
+                case 0x09: expected += Array(#"\t"#.utf8)
+                case 0x08: expected += Array(#"\b"#.utf8)
+                case 0x0C: expected += Array(#"\f"#.utf8)
+                case 0x00..<0x20, 0x7F:
+                    let hex = Array("0123456789abcdef".utf8)
+                    expected += Array(#"\u00"#.utf8) + [hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+                default: expected.append(b)
+                }
+            }
+            expected.append(0x22)
+            var out: [UInt8] = [UInt8(ascii: "x")]
+            JSONValue.appendString(s, to: &out)
+            #expect(out == [UInt8(ascii: "x")] + expected, "\(s.debugDescription)")
+        }
+    }
+
     @Test func randomValuesRoundTrip() throws {
         var rng = SplitMix64(seed: 7)
         for _ in 0..<300 {
