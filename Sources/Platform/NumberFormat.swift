@@ -133,6 +133,32 @@ public func appendPlain(_ value: Double, to out: inout [UInt8]) {
     }
 }
 
+/// Appends `plain(roundedToDecimals(value, decimals))` to `out`: the shortest text of the value
+/// rounded to `decimals` places (a JSON number at a fixed resolution), made from the rounded digits
+/// directly. Those are the shortest text whenever they have at most 15 significant digits (two
+/// decimals that short never read back as the same `Double`); longer ones go through
+/// `roundedToDecimals`, so the bytes are always the same.
+///
+/// ```swift
+/// appendRounded(151.19949, 3, to: &line)   // "151.199"
+/// appendRounded(-0.0004, 3, to: &line)     // "0"
+/// ```
+public func appendRounded(_ value: Double, _ decimals: Int, to out: inout [UInt8]) {
+    let decimals = max(0, decimals)
+    if value.isFinite, var n = FastDecimal.scaledInteger(value.magnitude, decimals) {
+        var places = decimals
+        while places > 0, n % 10 == 0 { n /= 10; places -= 1 }
+        if n < 1_000_000_000_000_000 {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FastDecimal.capacity) { buffer in
+                let count = FastDecimal.digits(n, places: places, negative: value < 0, into: buffer)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+            }
+            return
+        }
+    }
+    appendPlain(roundedToDecimals(value, decimals), to: &out)
+}
+
 /// The `Double` nearest to `plain(value, decimals: decimals)`: `value` rounded to `decimals` places
 /// as a number (for JSON values and simulated readings of printed digits). Non-finite values are
 /// returned unchanged, and zero is always +0.

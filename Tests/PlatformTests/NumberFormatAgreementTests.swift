@@ -82,6 +82,33 @@ import Testing
         #expect(String(decoding: special, as: UTF8.self) == "nan inf -inf 0 0 0.0")
     }
 
+    /// `appendRounded` writes the rounded digits straight; the bytes are those of the shortest text
+    /// of `roundedToDecimals` (as a JSON number), on every kind of value, 15 and 16 digits included.
+    @Test func roundedAppendIsTheShortestTextOfTheRoundedValue() {
+        var rng = SplitMix64(seed: 9)
+        var mismatches: [String] = []
+        for i in 0..<400_000 {
+            var v = Self.value(&rng, kind: UInt64(i))
+            let d = Int(rng.next() % 10)
+            // Every fifth: around the 15-digit bound of the direct path.
+            if i % 5 == 4 {
+                var p = 1.0
+                for _ in 0..<d { p *= 10 }
+                v = (Double(Int64(rng.next() % 20_000_000) + 990_000_000_000_000) + rng.nextUnit()) / p
+                if rng.next() & 1 == 0 { v = -v }
+            }
+            var bytes: [UInt8] = []
+            appendRounded(v, d, to: &bytes)
+            var expected: [UInt8] = []
+            appendPlain(roundedToDecimals(v, d), to: &expected)
+            if bytes != expected {
+                mismatches.append("appendRounded(\(v), \(d)) = \(String(decoding: bytes, as: UTF8.self)), expected \(String(decoding: expected, as: UTF8.self))")
+                if mismatches.count > 20 { break }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
     @Test func tiesRoundAwayFromZeroOnTheShortestDigits() {
         // 2.675 is 2.67499999… in binary; its shortest digits end in 5 and round up, as a reader would.
         #expect(fixed(2.675, 2) == "2.68")

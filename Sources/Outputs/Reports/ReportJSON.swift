@@ -369,7 +369,7 @@ public enum ReportJSON {
 
         public mutating func number(_ key: String, _ value: Double?, _ decimals: Int) {
             self.key(key)
-            if let value, value.isFinite { JSONValue.appendNumber(roundedToDecimals(value, decimals), to: &bytes) } else { null() }
+            if let value, value.isFinite { appendRounded(value, decimals, to: &bytes) } else { null() }
         }
 
         public mutating func text(_ key: String, _ value: String?) {
