@@ -14,8 +14,12 @@ import Linear
 ///   sample, not two. A poll that finds nothing is tried again an eighth of a period later (and the
 ///   grid moves to the poll that finds the sample); every eighth sample is looked for an eighth of
 ///   a period early. The period followed is learned from both (a chip's oscillator is a few per
-///   cent off its nominal rate). A period without data slows the retries to half a period. Why: each wake-up costs more than the
-///   read itself, and polling at half the period woke a 200 Hz chip's reader 400 times a second.
+///   cent off its nominal rate). While the early looks find nothing and the period stays as it is,
+///   they come less often (every 16th, then every 32nd sample); a change of the period brings them
+///   back to every eighth. A period without data slows the retries to half a period. Why: each
+///   wake-up costs more than the read itself, and polling at half the period woke a 200 Hz chip's
+///   reader 400 times a second; an early look that finds nothing is a wake-up of its own (an
+///   eighth more of them at every eighth sample, for a chip on its nominal rate).
 /// - Right after each magnetometer sample it polls the accelerometer (`readMotionIfReady`: on chips
 ///   with a gyroscope, acceleration and rotation rate from one chip sample) and pairs the newest
 ///   reading, rotated into body axes, with the sample: `acceleration` while younger than
@@ -45,13 +49,21 @@ public final class MagnetometerReader {
     public let samplePeriod: Double
     /// After a poll that found nothing, the next comes this much later (an eighth of a period).
     public var retryInterval: Double { samplePeriod / 8 }
-    /// Every this many samples, the next is looked for `retryInterval` early (a fast chip).
+    /// Every this many samples, the next is looked for `retryInterval` early (a fast chip), while
+    /// the period followed is new.
     public static let earlyLookEvery = 8
+    /// The fewest early looks: every this many samples, once they have found nothing for a while
+    /// on an unchanged period. With the period within a 64th of the chip's, a sample is read at
+    /// most half a period late before an early look finds it (32 × 1/64).
+    public static let slowestEarlyLookEvery = 32
     private var nextAttempt: Double
     /// Polls in a row that found no sample (not counting errors).
     private var emptyPolls = 0
     /// Samples since the last early look.
     private var sinceEarlyLook = 0
+    /// Samples between early looks now: `earlyLookEvery`, doubled after each that found nothing
+    /// (up to `slowestEarlyLookEvery`), back to `earlyLookEvery` when the period changes.
+    private var earlyLookInterval = MagnetometerReader.earlyLookEvery
     /// The period the polls follow: the nominal one, adjusted to the chip's real rate.
     private var gridPeriod: Double
     private var nextKind = PollKind.expected
@@ -205,19 +217,20 @@ public final class MagnetometerReader {
     private enum PollKind { case expected, early, retry }
 
     /// A poll due at `due` found a sample: the next is expected one (learned) period later,
-    /// drift-free however long the read took. Every `earlyLookEvery` samples it is looked for
+    /// drift-free however long the read took. Every `earlyLookInterval` samples it is looked for
     /// `retryInterval` early; an early look that finds it means the chip runs faster than the grid
     /// (the period shortens by a 64th, and the next is looked for early too), an expected poll
     /// that finds nothing means it runs slower (the period lengthens by a 64th), within 10 % of
-    /// the nominal period.
+    /// the nominal period; an early look that finds nothing makes the next come later.
     private func scheduleAfterSample(due: Double) {
         if nextKind == .early {
             gridPeriod = max(gridPeriod - samplePeriod / 64, 0.9 * samplePeriod)
-            sinceEarlyLook = Self.earlyLookEvery - 1
+            earlyLookInterval = Self.earlyLookEvery
+            sinceEarlyLook = earlyLookInterval - 1
         }
         emptyPolls = 0
         sinceEarlyLook += 1
-        if sinceEarlyLook >= Self.earlyLookEvery {
+        if sinceEarlyLook >= earlyLookInterval {
             sinceEarlyLook = 0
             nextKind = .early
             nextAttempt = due + gridPeriod - retryInterval
@@ -231,7 +244,16 @@ public final class MagnetometerReader {
     /// the next poll is `retryInterval` later, and the grid moves to the poll that finds it. After
     /// a whole period of empty polls (no data) the retries slow to half a period.
     private func scheduleAfterEmptyPoll(due: Double) {
-        if nextKind == .expected { gridPeriod = min(gridPeriod + samplePeriod / 64, 1.1 * samplePeriod) }
+        switch nextKind {
+        case .expected:
+            gridPeriod = min(gridPeriod + samplePeriod / 64, 1.1 * samplePeriod)
+            earlyLookInterval = Self.earlyLookEvery
+        case .early:
+            // The chip is not ahead of the grid: look early less often.
+            earlyLookInterval = min(2 * earlyLookInterval, Self.slowestEarlyLookEvery)
+        case .retry:
+            break
+        }
         nextKind = .retry
         emptyPolls += 1
         nextAttempt = due + (Double(emptyPolls) * retryInterval > samplePeriod ? samplePeriod / 2 : retryInterval)
