@@ -23,6 +23,9 @@
 //   system calls serve makes at 50 Hz with the four sinks, against the same consumers as
 //   `live.serve_rss`, and nothing else: the least serve could cost here. What serve costs above it
 //   is Lodestone's own work (the sensor, the filter, the formatting, the loop).
+// - `live.c_floor_log`: the same C program's `log` form, one wake-up per row at 100 Hz and the rows
+//   written every 0.4 s (fdatasync each second): the least `log --rate 100` could cost here, beside
+//   `live.log_100hz_binary`.
 // - `live.budget`: the goals in µs per update (serve: 1 % at 50 Hz is 200 µs; log: 0.5 % at 100 Hz is
 //   50 µs) beside the wake-up, the loop alone, each sink and the whole, from the runs above.
 // CPU is the process's user + system time over the run (every thread: libmosquitto's too), less the
@@ -229,9 +232,10 @@ func runLiveBenchmarks() {
     let log = benchLogLive(rate: 100, goal: 0.5)
     let binary = benchServeResidentMemory()
     let cFloor = benchCFloor()
-    benchLogBinary()
+    let logBinary = benchLogBinary()
+    let logFloor = benchCFloorLog()
     reportBudget(floor50: floor50, floor100: floor100, loop: loop, serve: serve, sinks: sinks, log: log,
-                 binary: binary, cFloor: cFloor)
+                 binary: binary, cFloor: cFloor, logBinary: logBinary, logFloor: logFloor)
 }
 
 /// The sinks of `live.serve_50hz`, each measured alone (`live.serve_sink.NAME`).
@@ -362,7 +366,7 @@ private func benchServeLive(only: ServeSinkChoice? = nil) -> Double? {
 /// `live.budget`: the goals as µs per update against what this machine's bare wake-up costs, the
 /// loop alone, each sink and the whole, so a goal missed shows where its budget went.
 private func reportBudget(floor50: Double?, floor100: Double?, loop: Double?, serve: Double?, sinks: [(String, Double)], log: Double?,
-                          binary: Double?, cFloor: Double?) {
+                          binary: Double?, cFloor: Double?, logBinary: Double?, logFloor: Double?) {
     guard report.shouldRun("live.budget") else { return }
     var extra: [(String, String)] = [("serve_budget_us_per_update", "200"), ("log_budget_us_per_row", "50")]
     if let binary { extra.append(("serve_binary_us", fixed(binary, 1))) }
@@ -376,6 +380,9 @@ private func reportBudget(floor50: Double?, floor100: Double?, loop: Double?, se
     if let serve { extra.append(("serve_us", fixed(serve, 1))) }
     if let floor100 { extra.append(("wake_us_100hz", fixed(floor100, 1))) }
     if let log { extra.append(("log_us_per_row_100hz", fixed(log, 1))) }
+    if let logBinary { extra.append(("log_binary_us_per_row", fixed(logBinary, 1))) }
+    if let logFloor { extra.append(("log_c_floor_us_per_row", fixed(logFloor, 1))) }
+    if let logBinary, let logFloor { extra.append(("log_above_c_floor_us", fixed(logBinary - logFloor, 1))) }
     if let floor50, let floor100 {
         extra.append(("note", "\"serve's 1 % at 50 Hz is 200 us an update, \(fixed(floor50, 0)) of it the wake-up; "
             + "log's 0.5 % at 100 Hz is 50 us a row, \(fixed(floor100, 0)) of it the wake-up\""))
@@ -589,12 +596,12 @@ private func benchCFloor() -> Double? {
 }
 
 /// A real `lodestone log --simulate --rate 100` to a CSV file: CPU per row and share of a core
-/// (steady state). Goal: ≤ 0.5 % of a core.
-private func benchLogBinary() {
-    guard report.shouldRun("live.log_100hz_binary") else { return }
+/// (steady state). Goal: ≤ 0.5 % of a core. Returns the µs per row.
+private func benchLogBinary() -> Double? {
+    guard report.shouldRun("live.log_100hz_binary") else { return nil }
     guard let binary = benchBinary() else {
         print("live.log_100hz_binary: skipped, no built binary (make bench builds it)")
-        return
+        return nil
     }
     let path = "/tmp/lodestone-bench-log-binary-\(getpid()).csv"
     defer { unlink(path) }
@@ -602,7 +609,7 @@ private func benchLogBinary() {
     guard let run = runBinary("exec '\(binary)' log --simulate --no-gnss --rate 100 --duration \(plain(seconds)) --output '\(path)' --overwrite",
                               name: "log") else {
         print("live.log_100hz_binary: cannot start \(binary)")
-        return
+        return nil
     }
     let rows = max(0, ((try? Files.readText(path)) ?? "").utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) } - 1)
     let steadyRows = Double(rows) * run.steadySeconds / max(seconds, 1)
@@ -612,4 +619,39 @@ private func benchLogBinary() {
         ("rows", "\(rows)"), ("peak_rss_mb", fixed(Double(run.peakKB) / 1024, 1)), ("seconds", fixed(run.wall, 1)),
         ("goal_cpu_percent", "0.5"), ("goal_met", rows > 0 && run.cpuPercent <= 0.5 ? "true" : "false"),
     ]))
+    return usPerRow.isFinite ? usPerRow : nil
+}
+
+/// `live.c_floor_log`: Benchmarks/c/live_floor.c's `log` form at 100 Hz (one wake-up per row, the
+/// rows written every 0.4 s, an fdatasync each second): the least a row of `log --rate 100` can
+/// cost here. Returns the µs per row.
+private func benchCFloorLog() -> Double? {
+    guard report.shouldRun("live.c_floor_log") else { return nil }
+    let program = Environment.value("LODESTONE_LIVE_FLOOR") ?? ".build/bench/live_floor"
+    guard access(program, X_OK) == 0 else {
+        print("live.c_floor_log: skipped, no \(program) (make bench builds it from Benchmarks/c/live_floor.c)")
+        return nil
+    }
+    let csvPath = "/tmp/lodestone-bench-floor-log-\(getpid()).csv"
+    let outPath = "/tmp/lodestone-bench-floor-log-\(getpid()).out"
+    defer { unlink(csvPath); unlink(outPath) }
+    let seconds = max(liveSeconds(), 5)
+    guard let pid = spawnShellCommand("exec '\(program)' log 100 \(plain(seconds)) '\(csvPath)' >'\(outPath)' 2>&1", environment: []) else {
+        print("live.c_floor_log: cannot start \(program)")
+        return nil
+    }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    let text = (try? Files.readText(outPath)) ?? ""
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("{") }),
+          let fields = try? JSONValue.parse(String(line)), let us = fields["us_per_row"]?.double,
+          let percent = fields["cpu_percent"]?.double else {
+        print("live.c_floor_log: \(program) said: \(text.prefix(300))")
+        return nil
+    }
+    report.add(BenchResult(name: "live.c_floor_log", nsPerOp: us * 1000, iterations: Int(fields["rows"]?.double ?? 0), extra: [
+        ("us_per_row", fixed(us, 1)), ("cpu_percent", fixed(percent, 3)),
+        ("note", "\"a C loop at 100 Hz: one wake-up per row, the rows written every 0.4 s, fdatasync each second; nothing else\""),
+    ]))
+    return us
 }

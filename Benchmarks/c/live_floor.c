@@ -10,8 +10,14 @@
  *
  * Build:  cc -O2 -o .build/bench/live_floor Benchmarks/c/live_floor.c
  * Usage:  live_floor RATE SECONDS TCP_PORT UDP_PORT MQTT_PORT JSON_PATH   (MQTT_PORT 0: no MQTT)
+ *         live_floor log RATE SECONDS CSV_PATH
  * Prints one JSON line with the CPU (every thread, user + system) per update and the share of a
  * core, over the steady part (from 2 s in), as live.serve_rss measures serve.
+ *
+ * The `log` form is the floor under `live.log_100hz_binary` (`live.c_floor_log`): what `lodestone
+ * log --rate RATE` cannot do without, one wake-up per row (the chip makes a sample per row, and it
+ * is read when it is made), a timed sigtimedwait, and the rows appended to the file every 0.4 s
+ * (a row of the log's size), an fsync every second.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -65,9 +71,53 @@ static int mqtt_connect(int port) {
     return fd;
 }
 
+/* `live_floor log RATE SECONDS CSV_PATH`: one wake-up per row, the rows written every 0.4 s. */
+static int log_floor(double rate, double seconds, const char *path) {
+    sigset_t stops;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    sigprocmask(SIG_BLOCK, &stops, NULL);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        perror("live_floor: open");
+        return 74;
+    }
+    /* The size of a `log` row (measured: about 330 bytes with the simulated sensor). */
+    static char rows[64 * 1024];
+    memset(rows, '1', sizeof rows);
+    size_t gathered = 0;
+    int steady_rows = 0, total = (int)(seconds * rate);
+    long write_every = (long)(rate * 0.4 + 0.5), sync_every = (long)(rate + 0.5);
+    double start = monotonic(), steady_from = start + 2, cpu0 = 0, wall0 = 0;
+    for (int k = 1; k <= total; k++) {
+        double wait = start + k / rate - monotonic();
+        if (wait > 0) {
+            struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
+            siginfo_t info;
+            if (sigtimedwait(&stops, &info, &ts) > 0) break;
+        }
+        if (steady_rows == 0 && cpu0 == 0 && monotonic() >= steady_from) cpu0 = cpu(), wall0 = monotonic();
+        if (gathered + 330 <= sizeof rows) gathered += 330;
+        if (cpu0 > 0) steady_rows++;
+        if (k % write_every == 0 && gathered > 0 && write(fd, rows, gathered) > 0) gathered = 0;
+        if (k % sync_every == 0) fdatasync(fd);
+    }
+    close(fd);
+    double used = cpu() - cpu0, wall = monotonic() - wall0;
+    if (steady_rows == 0 || wall <= 0) {
+        fprintf(stderr, "live_floor: too short a run\n");
+        return 65;
+    }
+    printf("{\"us_per_row\": %.1f, \"cpu_percent\": %.3f, \"rows\": %d}\n", used * 1e6 / steady_rows, 100 * used / wall, total);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 5 && strcmp(argv[1], "log") == 0) return log_floor(atof(argv[2]), atof(argv[3]), argv[4]);
     if (argc != 7) {
-        fprintf(stderr, "usage: live_floor RATE SECONDS TCP_PORT UDP_PORT MQTT_PORT JSON_PATH\n");
+        fprintf(stderr, "usage: live_floor RATE SECONDS TCP_PORT UDP_PORT MQTT_PORT JSON_PATH\n"
+                        "       live_floor log RATE SECONDS CSV_PATH\n");
         return 64;
     }
     double rate = atof(argv[1]), seconds = atof(argv[2]);
