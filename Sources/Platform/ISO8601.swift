@@ -24,25 +24,42 @@ public enum ISO8601 {
         for _ in 0..<fractionDigits { scale *= 10 }
         var fraction = ((unixSeconds - whole) * scale).rounded()
         if fraction >= scale { fraction -= scale; whole += 1 }
-        var t = time_t(whole)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        pad(Int(parts.tm_year) + 1900, 4, &out)
+        let (year, month, day, hour, minute, second) = utcParts(whole)
+        pad(year, 4, &out)
         out.append(UInt8(ascii: "-"))
-        pad(Int(parts.tm_mon) + 1, 2, &out)
+        pad(month, 2, &out)
         out.append(UInt8(ascii: "-"))
-        pad(Int(parts.tm_mday), 2, &out)
+        pad(day, 2, &out)
         out.append(UInt8(ascii: "T"))
-        pad(Int(parts.tm_hour), 2, &out)
+        pad(hour, 2, &out)
         out.append(UInt8(ascii: ":"))
-        pad(Int(parts.tm_min), 2, &out)
+        pad(minute, 2, &out)
         out.append(UInt8(ascii: ":"))
-        pad(Int(parts.tm_sec), 2, &out)
+        pad(second, 2, &out)
         if fractionDigits > 0 {
             out.append(UInt8(ascii: "."))
             pad(Int(fraction), fractionDigits, &out)
         }
         out.append(UInt8(ascii: "Z"))
+    }
+
+    /// The UTC calendar date and time of whole Unix seconds, as `gmtime_r` gives them: by day
+    /// arithmetic (`civilFromDays`) for years 1–9999, without the C library's time-zone lock and
+    /// state (serve writes three timestamps an update); through `gmtime_r` beyond.
+    static func utcParts(_ whole: Double) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        // 0001-01-01T00:00:00Z … 9999-12-31T23:59:59Z.
+        if whole >= -62_135_596_800, whole <= 253_402_300_799 {
+            let t = Int(whole)
+            let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
+            let secondOfDay = t - days * 86_400
+            let date = civilFromDays(days)
+            return (date.year, date.month, date.day, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
+        }
+        var t = time_t(whole)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min),
+                Int(parts.tm_sec))
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)` to Unix seconds, or nil when malformed.
@@ -116,18 +133,20 @@ public enum ISO8601 {
             out.append(contentsOf: s.utf8)
             return
         }
-        var digits = 1
-        var rest = v / 10
-        while rest > 0 { digits += 1; rest /= 10 }
-        if digits < width { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits)) }
-        let start = out.count
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        var n = v
-        var i = start + digits - 1
-        while i >= start {
-            out[i] = UInt8(ascii: "0") + UInt8(n % 10)
-            n /= 10
-            i -= 1
+        // The digits, least significant first, into a small buffer, then appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(20, width)) { buffer in
+            var i = buffer.count
+            var n = v
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: n % 10)
+                n /= 10
+            } while n > 0 && i > 0
+            while buffer.count - i < width && i > 0 {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0")
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[i...]))
         }
     }
 }

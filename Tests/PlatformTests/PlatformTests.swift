@@ -23,6 +23,24 @@ import Testing
         }
     }
 
+    /// The date and time come from day arithmetic, not `gmtime_r`: the same text as the C library's
+    /// calendar over years 1–9999, the edges of days, leap days and centuries included.
+    @Test func agreesWithTheCLibraryCalendar() {
+        var rng = SplitMix64(seed: 3)
+        var times: [Double] = [0, -1, -86_400, -86_401, 86_399, 951_782_400, 4_107_542_400, -62_135_596_800, 253_402_300_799,
+                               -2_208_988_800, 13_569_465_600]
+        for _ in 0..<200_000 { times.append((-62_135_596_800 + rng.nextUnit() * 315_537_897_599).rounded(.down)) }
+        for t in times {
+            var c = time_t(t)
+            var parts = tm()
+            gmtime_r(&c, &parts)
+            let expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02d.000Z", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                                  Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+            let text = ISO8601.format(t)
+            if text != expected { Issue.record("\(t): \(text), the C library \(expected)"); return }
+        }
+    }
+
     @Test func agreesWithFoundation() {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
