@@ -89,7 +89,7 @@ public struct SignalKDelta: Sendable {
             appendStatic(path, to: &out)
             out.append(contentsOf: #"","value":"#.utf8)
             switch value {
-            case .number(let v): JSONValue.appendNumber(v, to: &out)
+            case .number(let v): appendRadians(v, to: &out)
             case let .attitude(roll, pitch, yaw):
                 var key = UInt8(ascii: "{")
                 func member(_ name: StaticString, _ v: Double?) {
@@ -99,7 +99,7 @@ public struct SignalKDelta: Sendable {
                     out.append(UInt8(ascii: "\""))
                     appendStatic(name, to: &out)
                     out.append(contentsOf: #"":"#.utf8)
-                    JSONValue.appendNumber(v, to: &out)
+                    appendRadians(v, to: &out)
                 }
                 member("roll", roll)
                 member("pitch", pitch)
@@ -110,6 +110,13 @@ public struct SignalKDelta: Sendable {
             out.append(UInt8(ascii: "}"))
         }
         out.append(contentsOf: "]}]}".utf8)
+    }
+
+    /// A value of `radians(_:)` as `JSONValue.appendNumber` writes it (its shortest form), made from
+    /// its six decimals directly (`appendRounded`: the value is already rounded to them, so the
+    /// digits are the same); zero (its sign kept) and non-finite values as `appendNumber` has them.
+    private func appendRadians(_ v: Double, to out: inout [UInt8]) {
+        if v.isFinite && v != 0 { appendRounded(v, 6, to: &out) } else { JSONValue.appendNumber(v, to: &out) }
     }
 
     /// Degrees to radians, rounded to 1e-6 rad (0.00006°) to keep messages short.
