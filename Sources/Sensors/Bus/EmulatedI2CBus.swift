@@ -4,6 +4,13 @@ public protocol RegisterDevice: AnyObject {
     func write(register: UInt8, value: UInt8)
     /// A read of `count` consecutive registers (the emulator applies its own auto-increment rules).
     func read(start: UInt8, count: Int) -> [UInt8]
+    /// A read of one register: what `read(start: register, count: 1)` returns (its default), for
+    /// emulators that answer it without making an array.
+    func readRegister(_ register: UInt8) -> UInt8
+}
+
+extension RegisterDevice {
+    public func readRegister(_ register: UInt8) -> UInt8 { read(start: register, count: 1).first ?? 0 }
 }
 
 /// One transaction on an emulated bus, recorded in order so tests can assert exact traces.
@@ -62,5 +69,14 @@ public final class EmulatedI2CBus: I2CBus {
         if let error = faults.nextError(bus: busNumber, address: address) { throw error }
         guard let device = devices[address] else { throw .noAcknowledge(bus: busNumber, address: address) }
         return faults.apply(to: device.read(start: start, count: count))
+    }
+
+    /// One register, as `readRegisters(count: 1)` reads it (a fault plan garbles only longer reads),
+    /// without the array: the reader reads a status register at every poll.
+    public func readRegister(address: I2CAddress, register: UInt8) throws(I2CError) -> UInt8 {
+        if recordsTrace { trace.append(.read(address: address, start: register, count: 1)) }
+        if let error = faults.nextError(bus: busNumber, address: address) { throw error }
+        guard let device = devices[address] else { throw .noAcknowledge(bus: busNumber, address: address) }
+        return device.readRegister(register)
     }
 }

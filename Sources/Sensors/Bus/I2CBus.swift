@@ -20,6 +20,10 @@ public protocol I2CBus: AnyObject {
     /// Reads `count` (1…32) consecutive registers starting at `start` (I²C block read with a
     /// repeated start; the chip auto-increments the register pointer).
     func readRegisters(address: I2CAddress, start: UInt8, count: Int) throws(I2CError) -> [UInt8]
+
+    /// Reads one register (a status register, at every poll). By default a one-byte `readRegisters`;
+    /// the emulated bus answers it without making an array.
+    func readRegister(address: I2CAddress, register: UInt8) throws(I2CError) -> UInt8
 }
 
 extension I2CBus {

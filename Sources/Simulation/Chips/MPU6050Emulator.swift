@@ -88,12 +88,20 @@ public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
         out.reserveCapacity(count)
         var reg = Int(start)
         for _ in 0..<count {
-            if reg == Int(R.interruptStatus) || reg == Int(R.accelXHigh) || reg == Int(R.gyroXHigh) { updateSample() }
-            out.append(reg < registers.count ? registers[reg] : 0)
-            if reg == Int(R.interruptStatus) { registers[reg] &= ~0x01 }   // read clears DATA_RDY_INT
+            out.append(readByte(reg))
             reg += 1
         }
         return out
+    }
+
+    public func readRegister(_ register: UInt8) -> UInt8 { readByte(Int(register)) }
+
+    /// One register read by the bus master, with its side effects.
+    private func readByte(_ reg: Int) -> UInt8 {
+        if reg == Int(R.interruptStatus) || reg == Int(R.accelXHigh) || reg == Int(R.gyroXHigh) { updateSample() }
+        let value = reg < registers.count ? registers[reg] : 0
+        if reg == Int(R.interruptStatus) { registers[reg] &= ~0x01 }   // read clears DATA_RDY_INT
+        return value
     }
 
     private func updateSample() {

@@ -52,14 +52,22 @@ public final class QMC5883LEmulator: RegisterDevice {
         out.reserveCapacity(count)
         var reg = Int(start)
         for _ in 0..<count {
-            if reg == Int(R.status) { updateSample() }
-            out.append(reg < registers.count ? registers[reg] : 0)
-            // Reading the data registers clears DRDY (datasheet 9.2.2).
-            if reg <= Int(R.status) - 1 { registers[Int(R.status)] &= ~QMC5883L.Status.dataReady }
+            out.append(readByte(reg))
             reg += 1
             if registers[Int(R.control2)] & 0x40 != 0 && reg > Int(R.status) { reg = 0 }  // ROL_PNT
         }
         return out
+    }
+
+    public func readRegister(_ register: UInt8) -> UInt8 { readByte(Int(register)) }
+
+    /// One register read by the bus master, with its side effects.
+    private func readByte(_ reg: Int) -> UInt8 {
+        if reg == Int(R.status) { updateSample() }
+        let value = reg < registers.count ? registers[reg] : 0
+        // Reading the data registers clears DRDY (datasheet 9.2.2).
+        if reg <= Int(R.status) - 1 { registers[Int(R.status)] &= ~QMC5883L.Status.dataReady }
+        return value
     }
 
     private func updateSample() {
