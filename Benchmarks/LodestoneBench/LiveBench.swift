@@ -572,21 +572,9 @@ private func benchCFloor() -> Double? {
     let seconds = max(liveSeconds(), 5)
     let command = "exec '\(program)' 50 \(plain(seconds)) \(tcpPort) \(consumer.udpPort) \(broker?.port ?? 0) '\(jsonPath)'"
         + " >'\(outPath)' 2>&1"
-    guard let pid = spawnShellCommand(command, environment: []) else {
-        consumer.finish()
-        print("live.c_floor: cannot start \(program)")
-        return nil
-    }
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
+    let result = runFloorProgram(command, outPath: outPath, name: "live.c_floor", perKey: "us_per_update")
     consumer.finish()
-    let text = (try? Files.readText(outPath)) ?? ""
-    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("{") }),
-          let fields = try? JSONValue.parse(String(line)), let us = fields["us_per_update"]?.double,
-          let percent = fields["cpu_percent"]?.double else {
-        print("live.c_floor: \(program) said: \(text.prefix(300))")
-        return nil
-    }
+    guard let (fields, us, percent) = result else { return nil }
     report.add(BenchResult(name: "live.c_floor", nsPerOp: us * 1000, iterations: Int(fields["updates"]?.double ?? 0), extra: [
         ("us_per_update", fixed(us, 1)), ("cpu_percent", fixed(percent, 3)), ("client_bytes", "\(consumer.bytes)"),
         ("mqtt", broker == nil ? "false" : "true"),
@@ -622,6 +610,27 @@ private func benchLogBinary() -> Double? {
     return usPerRow.isFinite ? usPerRow : nil
 }
 
+/// Runs the C floor program's shell line (its output to `outPath`) to the end and reads its JSON
+/// line: the fields, the CPU µs per update or row (`perKey`) and the share of a core; nil, said,
+/// when it could not start or said something else.
+private func runFloorProgram(_ command: String, outPath: String, name: String, perKey: String)
+    -> (fields: JSONValue, us: Double, percent: Double)? {
+    guard let pid = spawnShellCommand(command, environment: []) else {
+        print("\(name): cannot start the floor program")
+        return nil
+    }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    let text = (try? Files.readText(outPath)) ?? ""
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("{") }),
+          let fields = try? JSONValue.parse(String(line)), let us = fields[perKey]?.double,
+          let percent = fields["cpu_percent"]?.double else {
+        print("\(name): the floor program said: \(text.prefix(300))")
+        return nil
+    }
+    return (fields, us, percent)
+}
+
 /// `live.c_floor_log`: Benchmarks/c/live_floor.c's `log` form at 100 Hz (one wake-up per row, the
 /// rows written every 0.4 s, an fdatasync each second): the least a row of `log --rate 100` can
 /// cost here. Returns the µs per row.
@@ -636,19 +645,8 @@ private func benchCFloorLog() -> Double? {
     let outPath = "/tmp/lodestone-bench-floor-log-\(getpid()).out"
     defer { unlink(csvPath); unlink(outPath) }
     let seconds = max(liveSeconds(), 5)
-    guard let pid = spawnShellCommand("exec '\(program)' log 100 \(plain(seconds)) '\(csvPath)' >'\(outPath)' 2>&1", environment: []) else {
-        print("live.c_floor_log: cannot start \(program)")
-        return nil
-    }
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    let text = (try? Files.readText(outPath)) ?? ""
-    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("{") }),
-          let fields = try? JSONValue.parse(String(line)), let us = fields["us_per_row"]?.double,
-          let percent = fields["cpu_percent"]?.double else {
-        print("live.c_floor_log: \(program) said: \(text.prefix(300))")
-        return nil
-    }
+    guard let (fields, us, percent) = runFloorProgram("exec '\(program)' log 100 \(plain(seconds)) '\(csvPath)' >'\(outPath)' 2>&1",
+                                                      outPath: outPath, name: "live.c_floor_log", perKey: "us_per_row") else { return nil }
     report.add(BenchResult(name: "live.c_floor_log", nsPerOp: us * 1000, iterations: Int(fields["rows"]?.double ?? 0), extra: [
         ("us_per_row", fixed(us, 1)), ("cpu_percent", fixed(percent, 3)),
         ("note", "\"a C loop at 100 Hz: one wake-up per row, the rows written every 0.4 s, fdatasync each second; nothing else\""),

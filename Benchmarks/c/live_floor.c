@@ -71,6 +71,16 @@ static int mqtt_connect(int port) {
     return fd;
 }
 
+/* Sleeps until monotonic time `when`, as the live loop does (a timed sigtimedwait on the blocked stop
+ * signals); 1 when a stop signal came. */
+static int sleep_until(const sigset_t *stops, double when) {
+    double wait = when - monotonic();
+    if (wait <= 0) return 0;
+    struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
+    siginfo_t info;
+    return sigtimedwait(stops, &info, &ts) > 0;
+}
+
 /* `live_floor log RATE SECONDS CSV_PATH`: one wake-up per row, the rows written every 0.4 s. */
 static int log_floor(double rate, double seconds, const char *path) {
     sigset_t stops;
@@ -91,12 +101,7 @@ static int log_floor(double rate, double seconds, const char *path) {
     long write_every = (long)(rate * 0.4 + 0.5), sync_every = (long)(rate + 0.5);
     double start = monotonic(), steady_from = start + 2, cpu0 = 0, wall0 = 0;
     for (int k = 1; k <= total; k++) {
-        double wait = start + k / rate - monotonic();
-        if (wait > 0) {
-            struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
-            siginfo_t info;
-            if (sigtimedwait(&stops, &info, &ts) > 0) break;
-        }
+        if (sleep_until(&stops, start + k / rate)) break;
         if (steady_rows == 0 && cpu0 == 0 && monotonic() >= steady_from) cpu0 = cpu(), wall0 = monotonic();
         if (gathered + 330 <= sizeof rows) gathered += 330;
         if (cpu0 > 0) steady_rows++;
@@ -162,12 +167,7 @@ int main(int argc, char **argv) {
     int total = (int)(seconds * rate);
     char scratch[1024];
     for (int k = 1; k <= total; k++) {
-        double wait = start + k / rate - monotonic();
-        if (wait > 0) {
-            struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
-            siginfo_t info;
-            if (sigtimedwait(&stops, &info, &ts) > 0) break;
-        }
+        if (sleep_until(&stops, start + k / rate)) break;
         if (steady_updates == 0 && monotonic() >= steady_from) cpu0 = cpu(), wall0 = monotonic();
         if (client >= 0) send(client, nmea, sizeof nmea, MSG_DONTWAIT | MSG_NOSIGNAL);
         send(udp, delta, sizeof delta, MSG_DONTWAIT | MSG_NOSIGNAL);
