@@ -67,6 +67,33 @@ struct ByteWriterTests {
         }
     }
 
+    @Test("a heading message: its JSON written once per update, with the fix and with null, the same bytes as the value forms")
+    func headingMessage() {
+        var rng = SplitMix64(seed: 24)
+        let message = HeadingMessage()
+        var withFix: [UInt8] = [], bare: [UInt8] = []
+        for k in 0..<5_000 {
+            let r = Self.report(&rng)
+            let f = Self.fix(&rng)
+            message.reset(r, fix: f)
+            withFix.removeAll(keepingCapacity: true)
+            bare = Array("prefix".utf8)
+            // Either form may come first; the JSON is written by whichever does.
+            if k % 2 == 0 {
+                message.appendJSON(includingFix: true, to: &withFix)
+                message.appendJSON(includingFix: false, to: &bare)
+            } else {
+                message.appendJSON(includingFix: false, to: &bare)
+                message.appendJSON(includingFix: true, to: &withFix)
+            }
+            #expect(message.jsonWrites == k + 1, "written once for both forms")
+            #expect(String(decoding: withFix, as: UTF8.self) == ReportJSON.heading(r, fix: f).serialized())
+            #expect(String(decoding: bare, as: UTF8.self) == "prefix" + ReportJSON.heading(r).serialized())
+            #expect(ReportJSON.heading(message.report, fix: message.fix).serialized() == ReportJSON.heading(r, fix: f).serialized(),
+                    "the report and fix it carries (compared as JSON: the random reports hold NaNs)")
+        }
+    }
+
     @Test("writing into a buffer appends: what was there stays")
     func appends() {
         let r = HeadingReport(wall: 1_795_000_000, monotonic: 1, magneticHeading: 359.96)

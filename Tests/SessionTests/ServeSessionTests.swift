@@ -175,6 +175,21 @@ struct ServeSessionTests {
         }
     }
 
+    @Test("--json - and MQTT: each update's JSON written once, the same bytes to both (without a fix)")
+    func jsonWrittenOnce() throws {
+        let h = try SessionHarness("serve-json-once")
+        var request = Self.request(json: ["-"], rate: 20, duration: 2)
+        request.mqtt = [try MQTTEndpoint.parse("mqtt://127.0.0.1/boat")]
+        let mqtt = HeadingBytesSink()
+        let summary = try ServeSession.run(request, runtime: h.runtime("serve"), sockets: FakeSockets(clock: h.clock),
+                                           mqtt: { _, _ in mqtt })
+        #expect(summary.updates > 30)
+        #expect(mqtt.payloads.count == summary.updates)
+        #expect(mqtt.writes == Array(1...summary.updates), "written by the JSON sink, once an update, and not again for MQTT")
+        #expect(h.output.lines == mqtt.payloads, "the same bytes: no fix here, so \"fix\":null in both")
+        #expect(mqtt.payloads.allSatisfy { $0.hasSuffix(",\"fix\":null}") })
+    }
+
     @Test("a port already in use stops serve with a clear message and exit 69 (real sockets)")
     func portInUse() throws {
         let h = try SessionHarness("serve-port")
@@ -219,4 +234,21 @@ struct ServeSessionTests {
             #expect(o["flags"]?.array?.contains(.string("noDeclination")) == true)
         }
     }
+}
+
+/// Stands in for the MQTT client: keeps each heading's JSON as MQTT sends it ("fix": null) and how
+/// many times the update's JSON had been written when it got it.
+private final class HeadingBytesSink: ServeSink {
+    let label = "heading bytes"
+    var payloads: [String] = []
+    var writes: [Int] = []
+    var dropped: Int { 0 }
+    func publish(_ report: HeadingReport, fix: FixReport?) { Issue.record("serve hands sinks the shared message") }
+    func publish(_ message: HeadingMessage) {
+        var bytes: [UInt8] = []
+        message.appendJSON(includingFix: false, to: &bytes)
+        payloads.append(String(decoding: bytes, as: UTF8.self))
+        writes.append(message.jsonWrites)
+    }
+    func close() {}
 }

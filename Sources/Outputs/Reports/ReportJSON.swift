@@ -29,8 +29,35 @@ public enum ReportJSON {
         o.close(into: &out)
     }
 
-    /// The one list of a heading update's keys and values, for either writer.
+    /// Writes `{` and a heading update's fields before its fix, then `"fix":`, into `out`: the part
+    /// of `appendHeading`'s object that does not depend on the fix (`HeadingMessage` writes it once
+    /// for every sink; the fix's value (`appendFix`, or `null`) and `}` complete it).
+    static func appendHeadingBeforeFix(_ r: HeadingReport, to out: inout [UInt8]) {
+        var o = ObjectBytes(taking: &out)
+        reportFields(r, &o)
+        o.close(beforeValueOf: "fix", into: &out)
+    }
+
+    /// Appends a fix's object (`fix(f).serialized()`, the same bytes) to `out`.
+    static func appendFix(_ f: FixReport, to out: inout [UInt8]) {
+        var o = ObjectBytes(taking: &out)
+        fixFields(f, &o)
+        o.close(into: &out)
+    }
+
+    /// The one list of a heading update's keys and values, for either writer: the report's, then
+    /// the fix.
     static func headingFields<W: ObjectWriter>(_ r: HeadingReport, fix: FixReport?, _ o: inout W) {
+        reportFields(r, &o)
+        if let fix {
+            o.object("fix") { fixFields(fix, &$0) }
+        } else {
+            o.value("fix", nil)
+        }
+    }
+
+    /// A heading update's keys and values before its "fix", in order.
+    private static func reportFields<W: ObjectWriter>(_ r: HeadingReport, _ o: inout W) {
         o.time("time", r.wall)
         o.number("monotonic_s", r.monotonic, 6)
         o.angle("heading_mag_deg", r.magneticHeading, 3)
@@ -48,11 +75,6 @@ public enum ReportJSON {
         o.number("field_uT", r.fieldStrength, 3)
         o.strings("flags", r.flags)
         o.value("refine", r.refinement.map(refinement))
-        if let fix {
-            o.object("fix") { fixFields(fix, &$0) }
-        } else {
-            o.value("fix", nil)
-        }
     }
 
     /// The background refinement: its state, the offset's change from the profile and its magnitude,
@@ -211,7 +233,8 @@ public enum ReportJSON {
         o.number("pitch_deg", r.pitch, 3)
         o.value("flags", .array(r.flags.map(JSONValue.string)))
         o.number("rate_of_turn_dps", r.rateOfTurn, 3)
-        for (index, key) in ["qw", "qx", "qy", "qz"].enumerated() {
+        let quaternionKeys: [StaticString] = ["qw", "qx", "qy", "qz"]
+        for (index, key) in quaternionKeys.enumerated() {
             o.number(key, r.quaternion.flatMap { index < $0.count ? $0[index] : nil }, 6)
         }
         o.value("refine", r.refinement.map(refinement))
@@ -297,18 +320,20 @@ public enum ReportJSON {
 
     /// What builds a report's object: its fields in order, every key present, an unknown (nil or not
     /// finite) value null. `Fields` builds a `JSONValue`; `ObjectBytes` writes the same object's
-    /// text straight into bytes. A kind's keys are listed once, for both.
+    /// text straight into bytes. A kind's keys are listed once, for both. Keys are the vocabulary's
+    /// own names, written in the source (`StaticString`: plain ASCII, nothing to escape), so
+    /// `ObjectBytes` copies each key's bytes as they are.
     public protocol ObjectWriter {
         /// A number rounded to `decimals` places (no "-0"), by the one formatter's rule.
-        mutating func number(_ key: String, _ value: Double?, _ decimals: Int)
-        mutating func text(_ key: String, _ value: String?)
+        mutating func number(_ key: StaticString, _ value: Double?, _ decimals: Int)
+        mutating func text(_ key: StaticString, _ value: String?)
         /// A Unix time as ISO 8601 UTC with milliseconds.
-        mutating func time(_ key: String, _ unixSeconds: Double?)
+        mutating func time(_ key: StaticString, _ unixSeconds: Double?)
         /// An array of strings.
-        mutating func strings(_ key: String, _ values: [String])
-        mutating func value(_ key: String, _ value: JSONValue?)
+        mutating func strings(_ key: StaticString, _ values: [String])
+        mutating func value(_ key: StaticString, _ value: JSONValue?)
         /// A nested object, its fields written by `build`.
-        mutating func object(_ key: String, _ build: (inout Self) -> Void)
+        mutating func object(_ key: StaticString, _ build: (inout Self) -> Void)
     }
 
     /// An object's fields in order, every key present: an unknown (nil or not finite) value is null.
@@ -316,10 +341,12 @@ public enum ReportJSON {
         public private(set) var fields: [(String, JSONValue)] = []
         public init() {}
         /// A number rounded to `decimals` places (no "-0"), by the one formatter's rule.
-        public mutating func number(_ key: String, _ value: Double?, _ decimals: Int) {
-            fields.append((key, value.flatMap { $0.isFinite ? ReportJSON.number($0, decimals) : nil } ?? .null))
+        public mutating func number(_ key: StaticString, _ value: Double?, _ decimals: Int) {
+            fields.append((key.description, value.flatMap { $0.isFinite ? ReportJSON.number($0, decimals) : nil } ?? .null))
         }
-        public mutating func text(_ key: String, _ value: String?) { fields.append((key, value.map(JSONValue.string) ?? .null)) }
+        public mutating func text(_ key: StaticString, _ value: String?) {
+            fields.append((key.description, value.map(JSONValue.string) ?? .null))
+        }
         /// A number as it is, unrounded (a model's or a geodesic's full precision); null when not finite.
         public mutating func exact(_ key: String, _ value: Double?) {
             fields.append((key, value.flatMap { $0.isFinite ? JSONValue.number($0) : nil } ?? .null))
@@ -327,15 +354,17 @@ public enum ReportJSON {
         /// A whole number (a count, a bus, an address).
         public mutating func integer(_ key: String, _ value: Int?) { fields.append((key, value.map { .number(Double($0)) } ?? .null)) }
         /// A Unix time as ISO 8601 UTC with milliseconds.
-        public mutating func time(_ key: String, _ unixSeconds: Double?) {
-            fields.append((key, unixSeconds.flatMap { $0.isFinite ? .string(ISO8601.format($0)) : nil } ?? .null))
+        public mutating func time(_ key: StaticString, _ unixSeconds: Double?) {
+            fields.append((key.description, unixSeconds.flatMap { $0.isFinite ? .string(ISO8601.format($0)) : nil } ?? .null))
         }
-        public mutating func strings(_ key: String, _ values: [String]) { fields.append((key, .array(values.map(JSONValue.string)))) }
-        public mutating func value(_ key: String, _ value: JSONValue?) { fields.append((key, value ?? .null)) }
-        public mutating func object(_ key: String, _ build: (inout Fields) -> Void) {
+        public mutating func strings(_ key: StaticString, _ values: [String]) {
+            fields.append((key.description, .array(values.map(JSONValue.string))))
+        }
+        public mutating func value(_ key: StaticString, _ value: JSONValue?) { fields.append((key.description, value ?? .null)) }
+        public mutating func object(_ key: StaticString, _ build: (inout Fields) -> Void) {
             var inner = Fields()
             build(&inner)
-            fields.append((key, inner.json))
+            fields.append((key.description, inner.json))
         }
         public var json: JSONValue { .object(fields) }
     }
@@ -358,26 +387,37 @@ public enum ReportJSON {
             swap(&bytes, &out)
         }
 
-        private mutating func key(_ key: String) {
+        /// Writes the last field's key and hands the buffer back there, its value and the closing
+        /// `}` left to the caller.
+        public mutating func close(beforeValueOf key: StaticString, into out: inout [UInt8]) {
+            self.key(key)
+            swap(&bytes, &out)
+        }
+
+        /// `"key":`, after a comma unless it is the first. The key's bytes are copied as they are
+        /// (the vocabulary's names need no escaping; `ByteWriterTests` compares with `Fields`).
+        private mutating func key(_ key: StaticString) {
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
-            JSONValue.appendString(key, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+            key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            bytes.append(UInt8(ascii: "\""))
             bytes.append(UInt8(ascii: ":"))
         }
 
         private mutating func null() { bytes.append(contentsOf: "null".utf8) }
 
-        public mutating func number(_ key: String, _ value: Double?, _ decimals: Int) {
+        public mutating func number(_ key: StaticString, _ value: Double?, _ decimals: Int) {
             self.key(key)
             if let value, value.isFinite { appendRounded(value, decimals, to: &bytes) } else { null() }
         }
 
-        public mutating func text(_ key: String, _ value: String?) {
+        public mutating func text(_ key: StaticString, _ value: String?) {
             self.key(key)
             if let value { JSONValue.appendString(value, to: &bytes) } else { null() }
         }
 
-        public mutating func time(_ key: String, _ unixSeconds: Double?) {
+        public mutating func time(_ key: StaticString, _ unixSeconds: Double?) {
             self.key(key)
             guard let unixSeconds, unixSeconds.isFinite else { null(); return }
             bytes.append(UInt8(ascii: "\""))
@@ -385,7 +425,7 @@ public enum ReportJSON {
             bytes.append(UInt8(ascii: "\""))
         }
 
-        public mutating func strings(_ key: String, _ values: [String]) {
+        public mutating func strings(_ key: StaticString, _ values: [String]) {
             self.key(key)
             bytes.append(UInt8(ascii: "["))
             for (i, v) in values.enumerated() {
@@ -395,12 +435,12 @@ public enum ReportJSON {
             bytes.append(UInt8(ascii: "]"))
         }
 
-        public mutating func value(_ key: String, _ value: JSONValue?) {
+        public mutating func value(_ key: StaticString, _ value: JSONValue?) {
             self.key(key)
             if let value { value.append(to: &bytes) } else { null() }
         }
 
-        public mutating func object(_ key: String, _ build: (inout ObjectBytes) -> Void) {
+        public mutating func object(_ key: StaticString, _ build: (inout ObjectBytes) -> Void) {
             self.key(key)
             var inner = ObjectBytes(taking: &bytes)
             build(&inner)
@@ -417,7 +457,7 @@ public enum ReportJSON {
 extension ReportJSON.ObjectWriter {
     /// A direction in [0, 360), rounded to `decimals` places: wrapped before and after rounding, so
     /// 359.9999 at 3 places is 0, never 360.
-    public mutating func angle(_ key: String, _ value: Double?, _ decimals: Int) {
+    public mutating func angle(_ key: StaticString, _ value: Double?, _ decimals: Int) {
         number(key, value.map { v in
             guard v.isFinite else { return v }
             let rounded = roundedToDecimals(wrapDegrees(v), decimals)

@@ -65,8 +65,10 @@ public final class MQTTSink: ServeSink {
     private var nextRead = -Double.infinity
     /// `PREFIX/heading`, made once.
     private let headingTopic: String
-    /// Each heading's JSON, written into this buffer (reused).
+    /// Each heading's JSON, copied into this buffer (reused).
     private var payload: [UInt8] = []
+    /// For `publish(_:fix:)`, reused.
+    private let single = HeadingMessage()
     /// True when heading updates may be written straight to the broker's socket (`publish`): plain
     /// TCP only (over TLS the bytes must go through OpenSSL, so through libmosquitto).
     private let writesDirectly: Bool
@@ -184,7 +186,13 @@ public final class MQTTSink: ServeSink {
 
     deinit { close() }
 
-    /// The heading, written straight into a buffer the sink keeps, to a topic made once. Over plain
+    public func publish(_ report: HeadingReport, fix: FixReport?) {
+        single.reset(report, fix: fix)
+        publish(single)
+    }
+
+    /// The heading (the update's JSON, "fix": null: the fix has its own topic), copied into a buffer
+    /// the sink keeps, to a topic made once. Over plain
     /// TCP, while libmosquitto has nothing waiting to go out, the update is written to the broker's
     /// socket as a QoS 0 PUBLISH packet of our own (`MQTTPublishPacket`), one `send`; otherwise it
     /// goes through `mosquitto_publish`, which queues it in order behind what waits. Why: each
@@ -192,9 +200,9 @@ public final class MQTTSink: ServeSink {
     /// a network thread this sink does not use), a second system call per update that cost about
     /// a tenth of the whole sink. A packet the socket takes only in part is finished before anything
     /// else goes to the broker (`flushDirect`); while it waits, updates are dropped and counted.
-    public func publish(_ report: HeadingReport, fix: FixReport?) {
+    public func publish(_ message: HeadingMessage) {
         payload.removeAll(keepingCapacity: true)
-        ReportJSON.appendHeading(report, to: &payload)
+        message.appendJSON(includingFix: false, to: &payload)
         guard writesDirectly, shared.state.withLock({ $0.connected }) else {
             send(topic: headingTopic, payload)
             return

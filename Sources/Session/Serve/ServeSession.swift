@@ -127,6 +127,8 @@ public enum ServeSession {
         private var lastFix: ReceivedFix?
         private var losses = LossReport()
         private var failed: Set<String> = []
+        /// Each update as the sinks get it (its JSON written once for all of them), reused.
+        private let message = HeadingMessage()
 
         init(sinks: [any ServeSink], runtime: Runtime) {
             self.sinks = sinks
@@ -173,7 +175,8 @@ public enum ServeSession {
             let fix = loop.live?.currentFix().map { FixReport($0, wall: runtime.time.wall()) }
             var report = HeadingReport(estimate)
             report.refinement = loop.live?.refinementSummary
-            for s in sinks { s.publish(report, fix: fix) }
+            message.reset(report, fix: fix)
+            for s in sinks { s.publish(message) }
             if let news = loop.live?.pipeline.takeRefinementNews() { runtime.say(news) }
             summary.updates += 1
             let latency = loop.time.monotonic() - estimate.monotonic

@@ -16,6 +16,9 @@ public protocol ServeSink: AnyObject {
     var label: String { get }
     /// One heading update, with the current fix if any.
     func publish(_ report: HeadingReport, fix: FixReport?)
+    /// One heading update as `serve` hands it to every sink: its JSON written once for all of them
+    /// (by default, `publish(message.report, fix: message.fix)`).
+    func publish(_ message: HeadingMessage)
     /// A new GNSS fix.
     func publish(fix: FixReport)
     /// Something worth telling subscribers (started, stopping, sensor status).
@@ -40,6 +43,7 @@ public protocol ServeSink: AnyObject {
 }
 
 extension ServeSink {
+    public func publish(_ message: HeadingMessage) { publish(message.report, fix: message.fix) }
     public func publish(fix: FixReport) {}
     public func publish(event: String, message: String, wall: Double) {}
     public func publish(region: RegionReport) {}
@@ -126,6 +130,8 @@ public final class JSONLinesSink: ServeSink {
     private var notices: [String] = []
     private var waitingNoted = false
     private var line: [UInt8] = []
+    /// For `publish(_:fix:)`, reused.
+    private let single = HeadingMessage()
 
     public init(output: BoundedOutput, label: String) {
         self.output = output
@@ -157,11 +163,16 @@ public final class JSONLinesSink: ServeSink {
         return notices
     }
 
-    /// The heading line, written straight into a buffer the sink keeps.
     public func publish(_ report: HeadingReport, fix: FixReport?) {
+        single.reset(report, fix: fix)
+        publish(single)
+    }
+
+    /// The heading line (the update's JSON with its fix), copied into a buffer the sink keeps.
+    public func publish(_ message: HeadingMessage) {
         guard let output, output.failure == nil else { lostWhileClosed += 1; return }
         line.removeAll(keepingCapacity: true)
-        ReportJSON.appendHeading(report, fix: fix, to: &line)
+        message.appendJSON(includingFix: true, to: &line)
         line.append(10)
         output.write(bytes: line)
     }

@@ -1,0 +1,58 @@
+/// One heading update as every output of `serve` gets it: the report, the current fix, and the
+/// update's JSON object (heading-update.schema.json) written at most once, however many outputs
+/// send it. The JSON lines carry the fix under "fix"; MQTT's `…/heading` carries "fix": null (the
+/// fix has its own topic), so what is shared is the object up to `"fix":`, written at the first
+/// `appendJSON` of an update; each form then copies it and adds its own end. The bytes are
+/// `ReportJSON.heading(report, fix:).serialized()`'s, from the same list of fields.
+///
+/// ```swift
+/// let message = HeadingMessage()
+/// message.reset(report, fix: fix)                    // each update
+/// message.appendJSON(includingFix: true, to: &line)  // the JSON line's object
+/// message.appendJSON(includingFix: false, to: &mqtt) // the same fields, "fix":null
+/// ```
+public final class HeadingMessage {
+    public private(set) var report: HeadingReport
+    public private(set) var fix: FixReport?
+    /// `{` and the fields before the fix, then `"fix":`; valid when `written`.
+    private var beforeFix: [UInt8] = []
+    /// The fix's object (empty without a fix); valid when `written`.
+    private var fixObject: [UInt8] = []
+    private var written = false
+    /// How many times the JSON has been written (once per update at most).
+    public private(set) var jsonWrites = 0
+
+    public init(_ report: HeadingReport = HeadingReport(wall: 0, monotonic: 0, magneticHeading: 0), fix: FixReport? = nil) {
+        self.report = report
+        self.fix = fix
+        beforeFix.reserveCapacity(512)
+        fixObject.reserveCapacity(256)
+    }
+
+    /// The next update: its JSON is written again when first asked for (the buffers are kept).
+    public func reset(_ report: HeadingReport, fix: FixReport?) {
+        self.report = report
+        self.fix = fix
+        written = false
+    }
+
+    /// Appends the update's JSON object to `out`: with the fix under "fix" (`includingFix`, null
+    /// without one), or with "fix": null.
+    public func appendJSON(includingFix: Bool, to out: inout [UInt8]) {
+        if !written {
+            beforeFix.removeAll(keepingCapacity: true)
+            ReportJSON.appendHeadingBeforeFix(report, to: &beforeFix)
+            fixObject.removeAll(keepingCapacity: true)
+            if let fix { ReportJSON.appendFix(fix, to: &fixObject) }
+            written = true
+            jsonWrites += 1
+        }
+        out.append(contentsOf: beforeFix)
+        if includingFix && !fixObject.isEmpty {
+            out.append(contentsOf: fixObject)
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+}
