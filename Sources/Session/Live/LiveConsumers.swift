@@ -154,7 +154,7 @@ final class StreamedLines: LiveConsumer {
         report.refinement = live.refinementSummary
         line.removeAll(keepingCapacity: true)
         if json {
-            ReportJSON.appendHeading(report, fix: live.currentFix().map { FixReport($0, wall: runtime.time.wall()) }, to: &line)
+            ReportJSON.appendHeading(report, fix: live.currentFix(at: update.now).map { FixReport($0, wall: runtime.time.wall()) }, to: &line)
         } else {
             line.append(contentsOf: plainLine(estimate, language: language).utf8)
         }

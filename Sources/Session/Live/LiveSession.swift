@@ -283,9 +283,9 @@ public final class LiveSession {
         if let course = outcome.course, case .learned = pipeline.observeCourse(course) { deviationLearned += 1 }
     }
 
-    /// The newest fix unless it is stale.
-    public func currentFix() -> Fix? {
-        guard let received = latestFix, !received.isStale(now: time.monotonic()) else { return nil }
+    /// The newest fix unless it is stale (now, or at `now` when the caller has just read the clock).
+    public func currentFix(at now: Double? = nil) -> Fix? {
+        guard let received = latestFix, !received.isStale(now: now ?? time.monotonic()) else { return nil }
         return received.fix
     }
 

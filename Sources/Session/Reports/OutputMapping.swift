@@ -33,9 +33,9 @@ extension HeadingReport {
 }
 
 extension FixReport {
-    /// A fix as the outputs see it; `wall` stands in for a fix without a time.
-    public init(_ fix: Fix, wall: Double) {
-        self.init(wall: fix.time ?? wall, mode: fix.mode.label, latitude: fix.lat, longitude: fix.lon,
+    /// A fix as the outputs see it; `wall` stands in for a fix without a time (and is read only then).
+    public init(_ fix: Fix, wall: @autoclosure () -> Double) {
+        self.init(wall: fix.time ?? wall(), mode: fix.mode.label, latitude: fix.lat, longitude: fix.lon,
                   altitude: fix.altMSL, speed: fix.speed, course: fix.course, horizontalError: fix.horizontalError)
     }
 }

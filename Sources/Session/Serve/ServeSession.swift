@@ -172,7 +172,9 @@ public enum ServeSession {
 
         func update(_ update: LiveUpdate, loop: LiveLoop) throws -> LiveStep {
             guard update.fresh, let estimate = update.estimate else { return .proceed }
-            let fix = loop.live?.currentFix().map { FixReport($0, wall: runtime.time.wall()) }
+            // The loop's clock reading of this update decides whether the fix is stale; the wall clock
+            // is read only for a fix without a time of its own.
+            let fix = loop.live?.currentFix(at: update.now).map { FixReport($0, wall: runtime.time.wall()) }
             var report = HeadingReport(estimate)
             report.refinement = loop.live?.refinementSummary
             message.reset(report, fix: fix)
