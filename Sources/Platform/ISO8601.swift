@@ -25,6 +25,39 @@ public enum ISO8601 {
         var fraction = ((unixSeconds - whole) * scale).rounded()
         if fraction >= scale { fraction -= scale; whole += 1 }
         let (year, month, day, hour, minute, second) = utcParts(whole)
+        if (0...9999).contains(year), (0...9).contains(fractionDigits) {
+            // The usual case (serve writes three an update): written into a small buffer and
+            // appended at once, each field's digits by hand; the same bytes as the `pad` path below.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { b in
+                func digits(_ v: Int, _ width: Int, at start: Int) {
+                    var v = v
+                    for i in stride(from: start + width - 1, through: start, by: -1) {
+                        b[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+                        v /= 10
+                    }
+                }
+                digits(year, 4, at: 0)
+                b[4] = UInt8(ascii: "-")
+                digits(month, 2, at: 5)
+                b[7] = UInt8(ascii: "-")
+                digits(day, 2, at: 8)
+                b[10] = UInt8(ascii: "T")
+                digits(hour, 2, at: 11)
+                b[13] = UInt8(ascii: ":")
+                digits(minute, 2, at: 14)
+                b[16] = UInt8(ascii: ":")
+                digits(second, 2, at: 17)
+                var count = 19
+                if fractionDigits > 0 {
+                    b[19] = UInt8(ascii: ".")
+                    digits(Int(fraction), fractionDigits, at: 20)
+                    count = 20 + fractionDigits
+                }
+                b[count] = UInt8(ascii: "Z")
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[..<(count + 1)]))
+            }
+            return
+        }
         pad(year, 4, &out)
         out.append(UInt8(ascii: "-"))
         pad(month, 2, &out)

@@ -41,6 +41,17 @@ import Testing
         }
     }
 
+    @Test("other resolutions: none, one place (a carry into the seconds), six places; year 0")
+    func fractionDigits() {
+        #expect(ISO8601.format(1_700_000_000.25, fractionDigits: 0) == "2023-11-14T22:13:20Z")
+        #expect(ISO8601.format(1_700_000_000.25, fractionDigits: 1) == "2023-11-14T22:13:20.3Z")
+        #expect(ISO8601.format(1_700_000_059.96, fractionDigits: 1) == "2023-11-14T22:14:20.0Z")
+        #expect(ISO8601.format(1_700_000_000.012345, fractionDigits: 6) == "2023-11-14T22:13:20.012345Z")
+        var out: [UInt8] = Array("x".utf8)
+        ISO8601.append(-62_135_596_801, to: &out)   // year 0: its parts from gmtime_r, not the day arithmetic
+        #expect(String(decoding: out, as: UTF8.self) == "x0000-12-31T23:59:59.000Z")
+    }
+
     @Test func agreesWithFoundation() {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
