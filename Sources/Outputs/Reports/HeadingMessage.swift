@@ -14,45 +14,61 @@
 public final class HeadingMessage {
     public private(set) var report: HeadingReport
     public private(set) var fix: FixReport?
-    /// `{` and the fields before the fix, then `"fix":`; valid when `written`.
-    private var beforeFix: [UInt8] = []
-    /// The fix's object (empty without a fix); valid when `written`.
-    private var fixObject: [UInt8] = []
-    private var written = false
+    /// The JSON's text and whether it is this update's. Not checked for exclusivity at run time (as
+    /// `HeadingPipeline`'s stage; the check cost more than copying the text): it is private, the
+    /// message is not Sendable, and nothing called during an access can reach the message.
+    @exclusivity(unchecked) private var text = Text()
     /// How many times the JSON has been written (once per update at most).
-    public private(set) var jsonWrites = 0
+    public var jsonWrites: Int { text.writes }
+
+    private struct Text {
+        /// `{` and the fields before the fix, then `"fix":`; valid when `written`.
+        var beforeFix: [UInt8] = []
+        /// The fix's object (empty without a fix); valid when `written`.
+        var fixObject: [UInt8] = []
+        var written = false
+        var writes = 0
+
+        mutating func write(_ report: HeadingReport, fix: FixReport?) {
+            beforeFix.removeAll(keepingCapacity: true)
+            ReportJSON.appendHeadingBeforeFix(report, to: &beforeFix)
+            fixObject.removeAll(keepingCapacity: true)
+            if let fix { ReportJSON.appendFix(fix, to: &fixObject) }
+            written = true
+            writes += 1
+        }
+
+        func append(includingFix: Bool, to out: inout [UInt8]) {
+            out.append(contentsOf: beforeFix)
+            if includingFix && !fixObject.isEmpty {
+                out.append(contentsOf: fixObject)
+            } else {
+                out.append(contentsOf: HeadingMessage.null)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static let null: [UInt8] = Array("null".utf8)
 
     public init(_ report: HeadingReport = HeadingReport(wall: 0, monotonic: 0, magneticHeading: 0), fix: FixReport? = nil) {
         self.report = report
         self.fix = fix
-        beforeFix.reserveCapacity(512)
-        fixObject.reserveCapacity(256)
+        text.beforeFix.reserveCapacity(512)
+        text.fixObject.reserveCapacity(256)
     }
 
     /// The next update: its JSON is written again when first asked for (the buffers are kept).
     public func reset(_ report: HeadingReport, fix: FixReport?) {
         self.report = report
         self.fix = fix
-        written = false
+        text.written = false
     }
 
     /// Appends the update's JSON object to `out`: with the fix under "fix" (`includingFix`, null
     /// without one), or with "fix": null.
     public func appendJSON(includingFix: Bool, to out: inout [UInt8]) {
-        if !written {
-            beforeFix.removeAll(keepingCapacity: true)
-            ReportJSON.appendHeadingBeforeFix(report, to: &beforeFix)
-            fixObject.removeAll(keepingCapacity: true)
-            if let fix { ReportJSON.appendFix(fix, to: &fixObject) }
-            written = true
-            jsonWrites += 1
-        }
-        out.append(contentsOf: beforeFix)
-        if includingFix && !fixObject.isEmpty {
-            out.append(contentsOf: fixObject)
-        } else {
-            out.append(contentsOf: "null".utf8)
-        }
-        out.append(UInt8(ascii: "}"))
+        if !text.written { text.write(report, fix: fix) }
+        text.append(includingFix: includingFix, to: &out)
     }
 }
