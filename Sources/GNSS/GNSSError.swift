@@ -19,6 +19,9 @@ public enum GNSSError: UserFacingError, Equatable, Sendable {
     case closedAtOnce(GpsdAddress)
     /// The peer sent a line longer than any gpsd report (libgps cannot read past it).
     case lineTooLong(GpsdAddress)
+    /// The peer accepted the connection but did not greet as gpsd does: it sent nothing
+    /// (`silent`), or a first line that is not gpsd's JSON.
+    case notGpsd(GpsdAddress, silent: Bool)
     /// A line from gpsd that is not JSON (the start of the line, the parser's complaint).
     case malformedReport(String, String)
     /// gpsd answered with an ERROR message.
@@ -47,6 +50,10 @@ public enum GNSSError: UserFacingError, Equatable, Sendable {
         case .lineTooLong(let a):
             return "\(a) sent a line longer than any gpsd report, which cannot be read; reconnecting "
                 + "(check that the port is gpsd's, and gpsd's log: 'journalctl -u gpsd')"
+        case .notGpsd(let a, let silent):
+            return "\(a) accepted the connection but "
+                + (silent ? "said nothing, where gpsd greets each client at once" : "answered with something other than gpsd's JSON")
+                + ": it is not gpsd; check --gpsd HOST:PORT (gpsd listens on 2947) and that gpsd runs ('systemctl status gpsd'); retrying"
         case .malformedReport(let line, let why):
             return "gpsd sent a line that is not JSON (\(why)): \(line); is that port really gpsd?"
         case .gpsdError(let text):
@@ -67,7 +74,8 @@ public enum GNSSError: UserFacingError, Equatable, Sendable {
 
     public var exitCode: ExitCode {
         switch self {
-        case .cannotConnect, .cannotResolve, .watchFailed, .connectionLost, .closedAtOnce, .lineTooLong, .gpsdError: return .unavailable
+        case .cannotConnect, .cannotResolve, .watchFailed, .connectionLost, .closedAtOnce, .lineTooLong, .notGpsd, .gpsdError:
+            return .unavailable
         case .malformedReport: return .dataError
         case .invalidAddress: return .usage
         }

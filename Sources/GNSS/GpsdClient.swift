@@ -28,6 +28,10 @@ public final class GpsdClient: GNSSSource {
         public var maxRetryInterval = 2.0
         /// How long an epoch waits for more TPVs with its time (see `EpochMerger`).
         public var epochHoldSeconds = 0.5
+        /// How long a peer that accepted the connection has to send its first line. gpsd sends its
+        /// VERSION banner at once; a peer silent for this long is not gpsd (and a command that has
+        /// never reached gpsd gives up after `GNSSProgress.refusedGrace`, 3 s).
+        public var greetingSeconds = 2.0
 
         public init() {}
     }
@@ -118,19 +122,24 @@ public final class GpsdClient: GNSSSource {
                 retry = min(retry * 2, settings.maxRetryInterval)
                 continue
             }
-            mailbox.setState(.connected)
-            retry = settings.firstRetryInterval
             merger.reset()
-            let end = stream(session, &merger)
+            let end = stream(session, &merger) {
+                // Connected only once the peer spoke as gpsd does: a port that accepts and is
+                // silent, or answers with something else, is no gpsd to wait for.
+                mailbox.setState(.connected)
+                retry = settings.firstRetryInterval
+            }
             session.close()
             if let fix = merger.flush() { deliver(fix) }
             if mailbox.stopRequested { break }
             switch end {
             case .closed(let heard): mailbox.setState(.disconnected(heard ? .connectionLost(address) : .closedAtOnce(address)))
             case .lineTooLong: mailbox.setState(.disconnected(.lineTooLong(address)))
+            case .notGpsd(let silent): mailbox.setState(.disconnected(.notGpsd(address, silent: silent)))
             case .stopped: break
             }
             pause(retry)
+            if case .notGpsd = end { retry = min(retry * 2, settings.maxRetryInterval) }
         }
     }
 
@@ -140,20 +149,28 @@ public final class GpsdClient: GNSSSource {
         case closed(heard: Bool)
         /// A line too long to read: the session cannot go on.
         case lineTooLong
+        /// The peer's first line was not gpsd's JSON (`silent`: it sent nothing in time).
+        case notGpsd(silent: Bool)
         /// A stop was requested.
         case stopped
     }
 
-    /// Reads lines until the connection closes, a line cannot be read, or a stop is requested.
-    private func stream(_ session: GpsdSession, _ merger: inout EpochMerger) -> StreamEnd {
+    /// Reads lines until the connection closes, a line cannot be read, or a stop is requested;
+    /// `greeted` runs once the peer's first line shows it is gpsd (a JSON object with a class).
+    private func stream(_ session: GpsdSession, _ merger: inout EpochMerger, greeted: () -> Void) -> StreamEnd {
         var heard = false
+        let connectedAt = time.monotonic()
         while !mailbox.stopRequested {
             switch session.readLine(timeout: 0.05) {
             case .line(let text):
+                if !heard {
+                    guard Self.isGpsdGreeting(text) else { return .notGpsd(silent: false) }
+                    greeted()
+                }
                 heard = true
                 handle(text, &merger)
             case .nothing:
-                break
+                if !heard, time.monotonic() - connectedAt >= settings.greetingSeconds { return .notGpsd(silent: true) }
             case .closed:
                 return .closed(heard: heard)
             case .tooLong:
@@ -162,6 +179,12 @@ public final class GpsdClient: GNSSSource {
             if let fix = merger.poll(now: time.monotonic()) { deliver(fix) }
         }
         return .stopped
+    }
+
+    /// True when `line` can be gpsd's first: a JSON object with a `class` (gpsd greets with VERSION).
+    static func isGpsdGreeting(_ line: String) -> Bool {
+        guard let report = try? GpsdReport.parse(line) else { return false }
+        return report != .other("")
     }
 
     private func handle(_ line: String, _ merger: inout EpochMerger) {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GNSS
+import Platform
 import Testing
 
 /// gpsd's edge cases (issue: hostile inputs), each with an accurate state and message.
@@ -18,6 +19,41 @@ struct GpsdEdgeCaseTests {
         #expect(seen.waitFor { $0.states.contains(.disconnected(.closedAtOnce(client.address))) }, "\(seen.states)")
         #expect(!seen.states.contains(.disconnected(.connectionLost(client.address))))
         #expect(GNSSError.closedAtOnce(client.address).message.contains("closed it without sending anything"))
+    }
+
+    /// A peer that accepts and never speaks is no gpsd (gpsd greets each client at once with
+    /// VERSION): it is not taken as connected, so a command gives up on it as on a refused port.
+    @Test func aSilentPeerIsNotGpsd() throws {
+        let server = try FakeGpsd()
+        let clock = ManualClock(100)
+        let client = GpsdClient(address: GpsdAddress(host: "127.0.0.1", port: Int(server.port)), time: clock)
+        client.start()
+        defer { client.stop() }
+        #expect(server.acceptClient() != nil)
+        let seen = Collector(client)
+        // Nothing is said while the clock stands still; then the greeting's time runs out.
+        #expect(seen.waitFor(timeout: 10) {
+            clock.advance(by: 0.5)
+            return $0.states.contains(.disconnected(.notGpsd(client.address, silent: true)))
+        }, "\(seen.states)")
+        #expect(!seen.states.contains(.connected), "\(seen.states)")
+        #expect(GNSSError.notGpsd(client.address, silent: true).exitCode == .unavailable)
+    }
+
+    /// A peer whose first line is not gpsd's JSON (another service on the port) is no gpsd either.
+    @Test func aPeerSpeakingSomethingElseIsNotGpsd() throws {
+        let server = try FakeGpsd()
+        let client = GpsdClient(address: GpsdAddress(host: "127.0.0.1", port: Int(server.port)))
+        client.start()
+        defer { client.stop() }
+        #expect(server.acceptClient() != nil)
+        server.send(["\u{1B}[2JSSH-2.0-OpenSSH_9.2", #"{"class":"TPV","mode":3,"lat":1,"lon":2}"#])
+        let seen = Collector(client)
+        #expect(seen.waitFor { $0.states.contains(.disconnected(.notGpsd(client.address, silent: false))) }, "\(seen.states)")
+        #expect(!seen.states.contains(.connected), "\(seen.states)")
+        #expect(seen.fixes.isEmpty)
+        let message = GNSSError.notGpsd(client.address, silent: false).message
+        #expect(message.contains("not gpsd") && message.contains("--gpsd HOST:PORT"))
     }
 
     /// Reports without a position between fixes (a second receiver, a partial epoch) no longer

@@ -92,6 +92,25 @@ struct GpsdInProcessTests {
         #expect(result.stderr.contains("cannot reach gpsd at 127.0.0.1:\(refusing.port)"), "\(result.stderr)")
     }
 
+    /// A port that accepts and answers with something else than gpsd (another service): the
+    /// commands give up on it as on a refused port (69 within the grace), saying it is not gpsd,
+    /// instead of waiting the whole --timeout for a fix from "a gpsd without a fix".
+    @Test("where, track, goto and regions end with 69 soon when the port is not gpsd",
+          arguments: [["where"], ["track"], ["goto", "52.6,5.0"], ["regions", "--region", "home:52.37,4.89,100"]])
+    func notGpsd(command: [String]) throws {
+        let other = try ScriptedGpsd(lines: ["SSH-2.0-OpenSSH_9.2p1 Debian-2"], greets: false)
+        let harness = try SessionHarness("gpsd-not-gpsd", deadline: 120)
+        harness.holdUntilGNSSPauses()
+        let result = try withExtendedLifetime(other) {
+            try harness.lodestone(command + ["--gpsd", "127.0.0.1:\(other.port)", "--timeout", "60"])
+        }
+        #expect(result.status == 69, "\(command): \(result.stderr)")
+        #expect(harness.clock.now() < 5, "\(command) took \(harness.clock.now()) s")
+        #expect(result.stderr.contains("127.0.0.1:\(other.port) accepted the connection but answered with something other than gpsd's JSON"),
+                "\(result.stderr)")
+        #expect(!result.stderr.contains("has no fix yet"), "\(result.stderr)")
+    }
+
     @Test func whereTimesOutWithExit69AndSaysGpsdIsUnreachable() throws {
         let refusing = RefusingPort()
         let harness = try SessionHarness("where-refused", deadline: 120)

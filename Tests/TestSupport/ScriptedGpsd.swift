@@ -23,10 +23,11 @@ public final class ScriptedGpsd: @unchecked Sendable {
     private let lock = NSLock()
     private var closed = false
 
-    public init(lines: [String]) throws {
+    /// `greets`: false for a peer that is not gpsd (it writes `lines` at once, without gpsd's greeting).
+    public init(lines: [String], greets: Bool = true) throws {
         (listener, port) = try listenOnLoopback()
         let thread = Thread { [self] in
-            serve(lines)
+            serve(lines, greets: greets)
             lock.withLock {
                 close(listener)
                 closed = true
@@ -41,12 +42,12 @@ public final class ScriptedGpsd: @unchecked Sendable {
         finished.wait()
     }
 
-    private func serve(_ lines: [String]) {
+    private func serve(_ lines: [String], greets: Bool) {
         // The first client within 30 s (a test that never connects still ends).
         var p = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
         guard poll(&p, 1, 30_000) > 0, let client = acceptClosingOnExec(listener, nonblocking: false) else { return }
         defer { close(client) }
-        guard GpsdGreeting.greet(client, sendTimeout: 5) else { return }
+        guard !greets || GpsdGreeting.greet(client, sendTimeout: 5) else { return }
         _ = sendLines(client, lines)
     }
 }
