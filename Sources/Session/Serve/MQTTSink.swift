@@ -34,6 +34,8 @@ public final class MQTTSink: ServeSink {
             var lastRefusal: UInt8?
             /// OpenSSL's errors, from libmosquitto's log, since the last service.
             var tlsErrors: [String] = []
+            /// Connections the peer ended before it answered the login (no CONNACK).
+            var droppedBeforeAnswer = 0
         }
         let state = Mutex(State())
         let statusTopic: String
@@ -52,6 +54,8 @@ public final class MQTTSink: ServeSink {
     private var warnedUnreachable = false
     /// A TLS failure already said (so a broker whose certificate never verifies is said once).
     private var saidTLSFailure: String?
+    /// Said that the peer (plain TCP) drops the connection before answering the login.
+    private var saidDroppedLogin = false
     /// The first connection's TLS handshake failed inside `mosquitto_connect_async`.
     private var connectFailedTLS = false
     /// Connection attempts that failed below TLS and MQTT (refused, unreachable: MOSQ_ERR_ERRNO).
@@ -159,6 +163,7 @@ public final class MQTTSink: ServeSink {
             let shared = Unmanaged<Shared>.fromOpaque(obj).takeUnretainedValue()
             shared.state.withLock {
                 if $0.connected && rc != 0 { $0.notes.append("lost the MQTT broker; reconnecting (updates are dropped until then)") }
+                if !$0.connected && rc != 0 { $0.droppedBeforeAnswer += 1 }
                 $0.connected = false
             }
         }
@@ -399,6 +404,15 @@ public final class MQTTSink: ServeSink {
                 runtime.say(text + " (" + endpoint.description + "); retrying by itself")
             }
         }
+        // Over plain TCP, a peer that takes the connection and ends it before answering the login,
+        // with no refusal below it, is no MQTT broker on that port (a TLS listener, another service).
+        let droppedLogin = shared.state.withLock { $0.droppedBeforeAnswer > 0 }
+        if endpoint.tls == nil && droppedLogin && !everConnected && !refusedLogin && networkFailures == 0 && !saidDroppedLogin {
+            saidDroppedLogin = true
+            runtime.say("\(endpoint) accepted the connection and closed it before answering the MQTT login: "
+                + "is that port a TLS listener (then use mqtts://HOST:PORT/PREFIX), or not an MQTT broker? "
+                + "Check the URL's port (1883 plain, 8883 TLS); retrying by itself, updates are dropped until it answers")
+        }
         let connected = shared.state.withLock { $0.connected }
         if connected {
             retryDelay = 1
@@ -421,7 +435,7 @@ public final class MQTTSink: ServeSink {
         // Unreachable: a connection refused or failed below TLS, and no TLS or login failure said; or
         // nothing at all for 15 s (a connection that never completes).
         let waited = now - startedAt
-        if !everConnected && !warnedUnreachable && saidTLSFailure == nil && !refused
+        if !everConnected && !warnedUnreachable && saidTLSFailure == nil && !refused && !saidDroppedLogin
             && ((networkFailures > 0 && waited > 3) || waited > 15) {
             warnedUnreachable = true
             runtime.say("cannot reach the MQTT broker at \(endpoint) (is it running, and is the host and port right?); "
