@@ -70,7 +70,7 @@ public enum PlacesFile {
             }
             func value(_ text: String, _ what: String) throws(PlaceError) -> Double {
                 guard let v = Double(text.trimmingCharacters(" \t")), v.isFinite else {
-                    throw .line(number: lineNumber, "\(what) '\(sanitize(text))' is not a number")
+                    throw .line(number: lineNumber, "the \(what) is not a number")
                 }
                 return v
             }

@@ -358,6 +358,18 @@ import Testing
         #expect(throws: PlaceError.self) { try PlacesFile.parse("\"X,1,2\n") }
     }
 
+    /// A field that is not a number is named by its line and column, never quoted (a 100 KB field
+    /// was written whole to stderr).
+    @Test func aFieldThatIsNotANumberIsNotQuoted() {
+        let long = String(repeating: "x", count: 100_000)
+        #expect(throws: PlaceError.line(number: 2, "the latitude is not a number")) {
+            try PlacesFile.parse("name,lat,lon\nX,\(long),0\n")
+        }
+        #expect(throws: PlaceError.line(number: 1, "the radius is not a number")) {
+            try PlacesFile.parse("X,1,2,\u{1B}[2Jnan\n")
+        }
+    }
+
     @Test func stripsControlCharactersFromNames() throws {
         let places = try PlacesFile.parse("Ho\u{1B}[2Jme,1,2\n")
         #expect(places[0].name == "Ho[2Jme")
