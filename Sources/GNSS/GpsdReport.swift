@@ -29,7 +29,7 @@ public enum GpsdReport: Sendable, Equatable {
         do {
             value = try JSONValue.parse(line)
         } catch {
-            throw .malformedReport(String(sanitize(line).prefix(80)), error.message)
+            throw .malformedReport(excerpt(line, limit: 80), error.message)
         }
         return decode(value)
     }

@@ -19,6 +19,23 @@ public func sanitize(_ text: String, keepingLineBreaks: Bool) -> String {
     return String(out)
 }
 
+/// A value from a file as a message may show it: sanitised and cut to `limit` characters ("…"
+/// marks the cut), so a hostile file cannot flood the terminal with one field.
+///
+/// ```swift
+/// excerpt(String(repeating: "x", count: 100_000))   // "xxxxxxxxxxxxxxxxxxxx…"
+/// ```
+public func excerpt(_ text: some StringProtocol, limit: Int = 20) -> String {
+    var out = String.UnicodeScalarView()
+    var kept = 0
+    for scalar in text.unicodeScalars where !isUnsafeScalar(scalar.value) {
+        if kept == limit { return String(out) + "…" }
+        out.append(scalar)
+        kept += 1
+    }
+    return String(out)
+}
+
 @inline(__always) private func isUnsafeScalar(_ v: UInt32) -> Bool {
     v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v)
         || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)

@@ -56,6 +56,20 @@ struct ProfileValidationTests {
         #expect(Self.error(#"{"class":"TPV"}"#) == .notACalibrationFile(found: nil))
     }
 
+    /// A hostile string field is shown cut short, never whole (a 100 KB model name went whole to
+    /// stderr), and without its control characters.
+    @Test func aLongStringFieldIsNotQuotedWhole() {
+        let long = "\\u001b[2J" + String(repeating: "x", count: 100_000)
+        let badModel = Self.document().replacingOccurrences(of: "\"full\"", with: "\"\(long)\"")
+        let message = Self.error(badModel)?.message ?? ""
+        #expect(message.contains("unknown model \"[2Jxxxxxxxxxxxxxxxxx…\""), "\(message.prefix(300))")
+        #expect(message.count < 300)
+        let schema = #"{"schema":"\#(String(repeating: "y", count: 100_000))","profiles":[]}"#
+        #expect((Self.error(schema)?.message.count ?? 0) < 300)
+        let nested = #"{"schema":[\#(String(repeating: "1,", count: 50_000))1],"profiles":[]}"#
+        #expect((Self.error(nested)?.message.count ?? 0) < 300)
+    }
+
     /// Huge finite values refused at load with the field and the reason (issue: hostile inputs).
     @Test func hugeFiniteValuesAreRefusedWithTheirField() throws {
         func edited(_ edit: (inout [String: Any]) -> Void) throws -> String {

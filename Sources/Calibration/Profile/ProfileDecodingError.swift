@@ -1,4 +1,5 @@
 import JSON
+import Platform
 
 /// Why a calibration profile or profile file could not be read; `message` says what to do.
 ///
@@ -25,10 +26,10 @@ public enum ProfileDecodingError: Error, Sendable, Equatable {
         case let .invalidJSON(error):
             return "the calibration file is not valid JSON (\(error.message)); it may be truncated or corrupted: \(fix)"
         case let .notACalibrationFile(found):
-            let what = found.map { "its schema is \"\($0)\"" } ?? "it has no \"schema\" field"
+            let what = found.map { "its schema is \"\(excerpt($0, limit: 40))\"" } ?? "it has no \"schema\" field"
             return "this is not a Lodestone calibration file (\(what)): check the path, or \(fix)"
         case let .unsupportedSchema(schema):
-            return "the calibration file uses schema \"\(schema)\", newer than this version understands "
+            return "the calibration file uses schema \"\(excerpt(schema, limit: 40))\", newer than this version understands "
                 + "(\(CalibrationProfileFile.schema)): update Lodestone, or \(fix)"
         case let .unsupportedProfileVersion(version, path):
             return "\(path) has schema_version \(version), newer than this version understands "

@@ -1,4 +1,5 @@
 import JSON
+import Platform
 import Linear
 
 extension CalibrationProfile {
@@ -52,7 +53,7 @@ extension CalibrationProfile {
                                     address: try s.optionalInt("address"))
         let modelName = try r.string("model")
         guard let model = CalibrationModel(rawValue: modelName) else {
-            throw .invalidField("\(path).model", reason: "unknown model \"\(modelName)\"; expected full, diagonal or offset")
+            throw .invalidField("\(path).model", reason: "unknown model \"\(excerpt(modelName))\"; expected full, diagonal or offset")
         }
         let matrix = try r.matrix("matrix")
         guard matrix.determinant > 0 else { throw .invalidField("\(path).matrix", reason: "not invertible or a reflection") }
