@@ -140,6 +140,19 @@ struct LogIntoAFIFOTests {
         // The first write that finds no reader ends the log.
         #expect(h.clock.now() - closedAt.get() < 5, "ended \(h.clock.now() - closedAt.get()) s after the reader closed")
     }
+    /// --duration bounds the whole run, the wait for a FIFO's first reader too (it waited for ever).
+    @Test("a FIFO that no reader ever opens: the log ends at --duration, saying nothing was logged")
+    func noReaderWithinTheDuration() throws {
+        let h = try SessionHarness("log-fifo-no-reader", deadline: 120)
+        let path = h.path("rows.fifo")
+        #expect(mkfifo(path, 0o600) == 0)
+        let request = LogRequest(live: LiveRequest(sensors: SensorSelection(simulate: true), gnss: .none, distanceFilter: 0),
+                                 file: .init(path: path), rate: 10, duration: 5)
+        #expect(try LogRecording.run(request, runtime: h.runtime("log")) == .success)
+        #expect(h.clock.now() >= 5 && h.clock.now() < 6, "ended at \(h.clock.now()) s")
+        #expect(h.diagnostics.text.contains("no reader opened \(path) within --duration 5 s"), "\(h.diagnostics.text)")
+    }
+
     @Test("a FIFO whose reader stops reading loses whole rows, said on stderr; the log runs on to its end")
     func stalledReader() throws {
         signal(SIGPIPE, SIG_IGN)

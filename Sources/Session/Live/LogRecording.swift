@@ -41,7 +41,9 @@ public enum LogRecording {
         // within half a second.
         var file = request.file
         file.flushInterval = min(file.flushInterval, LogRecording.flushInterval)
-        guard let session = try LogSession.opening(file, runtime: runtime, inbox: inbox) else { return .success }
+        guard let session = try LogSession.opening(file, runtime: runtime, inbox: inbox, duration: request.duration) else {
+            return .success
+        }
         for note in session.notes { runtime.say(note) }
         runtime.say("writing \(session.currentPath) at \(plain(request.rate)) rows/s (Ctrl-C or SIGTERM stops)")
         sayRegionEvents(live, runtime: runtime, language: .en, units: runtime.environment.units)
@@ -62,8 +64,10 @@ public enum LogRecording {
 extension LogSession {
     /// Opens the log as `LogSession` does, except that a FIFO without a reader is waited for here,
     /// through the session's inbox (a non-blocking probe every 0.1 s), rather than in a blocking
-    /// `open` that no signal could end. Nil when a stop signal came first.
-    static func opening(_ options: Options, runtime: Runtime, inbox: ControlInbox) throws -> LogSession? {
+    /// `open` that no signal could end. Nil when a stop signal came first, or `duration` seconds
+    /// (the command's `--duration`) passed without a reader: the run is over before it began.
+    static func opening(_ options: Options, runtime: Runtime, inbox: ControlInbox, duration: Double?) throws -> LogSession? {
+        let start = runtime.time.monotonic()
         var st = stat()
         // The probe stays open until the log has opened its own descriptor: closed at once, the
         // reader would see the end of its input and go, and the log's open would wait for another.
@@ -79,7 +83,12 @@ extension LogSession {
                     runtime.say("\(sanitize(options.path)) is a FIFO with no reader yet: waiting for one (Ctrl-C or SIGTERM stops)")
                     said = true
                 }
-                inbox.wait(seconds: 0.1)
+                let left = duration.map { start + $0 - runtime.time.monotonic() } ?? .infinity
+                if left <= 0 {
+                    runtime.say("no reader opened \(sanitize(options.path)) within --duration \(plain(duration ?? 0)) s: nothing was logged")
+                    return nil
+                }
+                inbox.wait(seconds: min(0.1, left))
                 if inbox.stopRequested { return nil }
             }
         }

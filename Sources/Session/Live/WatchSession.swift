@@ -89,7 +89,9 @@ public enum WatchSession {
         let live = try LiveSession.open(request.live, runtime: runtime, inbox: inbox)
         var log: LogSession?
         if let options = request.log {
-            guard let session = try LogSession.opening(options, runtime: runtime, inbox: inbox) else { return .success }
+            guard let session = try LogSession.opening(options, runtime: runtime, inbox: inbox, duration: request.duration) else {
+                return .success
+            }
             for note in session.notes { runtime.say(note) }
             log = session
         }
