@@ -138,4 +138,12 @@ struct ProfileLoadingTests {
         #expect(profileIdentity(for: Self.info, simulated: false) == SensorIdentity(chip: "qmc5883l", bus: 1, address: 13))
         #expect(profileIdentity(for: Self.info, simulated: true) == SensorIdentity(chip: "simulated-qmc5883l"))
     }
+
+    /// Without HOME or XDG_CONFIG_HOME the message names an option the command has: calibrate has
+    /// no --calibration (it was the only option named), and says how to give the folder back.
+    @Test func noConfigFolderNamesOptionsThatExist() {
+        let message = ProfileStoreError.noConfigFolder.message
+        #expect(message.contains("--output FILE") && message.contains("--calibration FILE") && message.contains("set HOME"))
+        #expect(PlacesStoreError.noConfigFolder.message.contains("set HOME"))
+    }
 }

@@ -46,7 +46,8 @@ public enum PlacesStoreError: UserFacingError {
 
     public var message: String {
         switch self {
-        case .noConfigFolder: return "neither XDG_CONFIG_HOME nor HOME is set, so there is no places file"
+        case .noConfigFolder: return "neither XDG_CONFIG_HOME nor HOME is set, so there is no places file: set HOME (the file is "
+            + "~/.config/lodestone/places.csv) or XDG_CONFIG_HOME"
         case .unreadable(let path, let why): return "cannot read the places file \(path): \(why)"
         case .corrupt(let path, let why): return "the places file \(path) cannot be used: \(why)\n(the file was left as it is)"
         case .notAFile(let path):

@@ -99,7 +99,8 @@ public enum ProfileStoreError: UserFacingError {
     public var message: String {
         switch self {
         case .noConfigFolder:
-            return "neither XDG_CONFIG_HOME nor HOME is set, so there is no default calibration file: pass --calibration FILE"
+            return "neither XDG_CONFIG_HOME nor HOME is set, so there is no default calibration file: set HOME, "
+                + "or name the file (--calibration FILE; for calibrate, --output FILE)"
         case .unreadable(let path, let why): return "cannot read calibration file \(path): \(why)"
         case .corrupt(let path, let why):
             return "calibration file \(path) cannot be used: \(why)\n(the file was left as it is; move it aside or recalibrate)"
