@@ -370,6 +370,15 @@ import Testing
         }
     }
 
+    /// A radius beyond half the Earth's circumference holds every point: `goto` said "arrived"
+    /// 15,000 km away. Refused, as `--radius` refuses it.
+    @Test func aRadiusBeyondTheEarthIsRefused() throws {
+        #expect(throws: PlaceError.line(number: 1, PlaceError.radius(1e308).message)) {
+            try PlacesFile.parse("X,1,2,1e308\n")
+        }
+        #expect(try PlacesFile.parse("X,1,2,20000000\n")[0].radius == UserPlace.maximumRadius)
+    }
+
     @Test func stripsControlCharactersFromNames() throws {
         let places = try PlacesFile.parse("Ho\u{1B}[2Jme,1,2\n")
         #expect(places[0].name == "Ho[2Jme")

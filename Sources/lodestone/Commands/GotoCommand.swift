@@ -1,5 +1,6 @@
 import Options
 import Outputs
+import Places
 import Platform
 import Session
 
@@ -7,7 +8,7 @@ import Session
 enum GotoCommand: Command {
     static let format = Option("format", value: "FORMAT", choices: GotoRequest.Format.self, default: .text,
                                help: "text, csv (with a header) or json (one object per line)")
-    static let radius = Option("radius", value: "M", range: 0.001...20_000_000,
+    static let radius = Option("radius", value: "M", range: 0.001...UserPlace.maximumRadius,
                                absent: "the place's own radius, \(plain(DestinationLookup.pointRadius)) for LAT,LON, "
                                    + "\(plain(DestinationLookup.townRadius)) for a town",
                                help: "arrived within M metres")

@@ -12,7 +12,7 @@ enum PlacesCommand: Command {
     static let nearCount = 5, findCount = 10
     static let json = Option("json", help: "one JSON object per line")
     static let names = Option("names", help: "for list: only the names, one a line (what the shell completions offer)")
-    static let radius = Option("radius", value: "M", range: 0.001...20_000_000, default: UserPlace.defaultRadius,
+    static let radius = Option("radius", value: "M", range: 0.001...UserPlace.maximumRadius, default: UserPlace.defaultRadius,
                                help: "for add: the radius within which you are at the place, metres")
 
     static let spec = CommandSpec(
