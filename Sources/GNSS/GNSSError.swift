@@ -64,10 +64,11 @@ public enum GNSSError: UserFacingError, Equatable, Sendable {
         }
     }
 
-    /// gpsd could not be reached at all (refused, or its name did not resolve), as against lost.
+    /// gpsd could not be reached at all (refused, its name did not resolve, or what answers on the
+    /// port is not gpsd), as against lost.
     public var isUnreachable: Bool {
         switch self {
-        case .cannotConnect, .cannotResolve: return true
+        case .cannotConnect, .cannotResolve, .notGpsd: return true
         default: return false
         }
     }

@@ -111,6 +111,20 @@ struct GpsdInProcessTests {
         #expect(!result.stderr.contains("has no fix yet"), "\(result.stderr)")
     }
 
+    /// `watch --once` does not wait its --timeout for a true heading from a port that is not gpsd,
+    /// as it does not for a refused one.
+    @Test func watchOnceDoesNotWaitForAPortThatIsNotGpsd() throws {
+        let other = try ScriptedGpsd(lines: ["SSH-2.0-OpenSSH_9.2p1 Debian-2"], greets: false)
+        let harness = try SessionHarness("watch-once-not-gpsd", deadline: 120)
+        harness.holdUntilGNSSPauses()
+        let result = try withExtendedLifetime(other) {
+            try harness.lodestone(["watch", "--simulate", "--once", "--timeout", "60", "--gpsd", "127.0.0.1:\(other.port)"])
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(harness.clock.now() < 10, "waited \(harness.clock.now()) s")
+        #expect(result.stderr.contains("no true heading: ") && result.stderr.contains("is not gpsd"), "\(result.stderr)")
+    }
+
     @Test func whereTimesOutWithExit69AndSaysGpsdIsUnreachable() throws {
         let refusing = RefusingPort()
         let harness = try SessionHarness("where-refused", deadline: 120)

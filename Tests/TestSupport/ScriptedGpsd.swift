@@ -23,7 +23,8 @@ public final class ScriptedGpsd: @unchecked Sendable {
     private let lock = NSLock()
     private var closed = false
 
-    /// `greets`: false for a peer that is not gpsd (it writes `lines` at once, without gpsd's greeting).
+    /// `greets`: false for a peer that is not gpsd: it writes `lines` at once, without gpsd's
+    /// greeting, to every client that connects.
     public init(lines: [String], greets: Bool = true) throws {
         (listener, port) = try listenOnLoopback()
         let thread = Thread { [self] in
@@ -43,12 +44,15 @@ public final class ScriptedGpsd: @unchecked Sendable {
     }
 
     private func serve(_ lines: [String], greets: Bool) {
-        // The first client within 30 s (a test that never connects still ends).
-        var p = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        guard poll(&p, 1, 30_000) > 0, let client = acceptClosingOnExec(listener, nonblocking: false) else { return }
-        defer { close(client) }
-        guard !greets || GpsdGreeting.greet(client, sendTimeout: 5) else { return }
-        _ = sendLines(client, lines)
+        // The first client within 30 s (a test that never connects still ends). A peer that is not
+        // gpsd answers every client the same way, until the test is done with it.
+        repeat {
+            var p = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 30_000) > 0, let client = acceptClosingOnExec(listener, nonblocking: false) else { return }
+            defer { close(client) }
+            guard !greets || GpsdGreeting.greet(client, sendTimeout: 5) else { return }
+            _ = sendLines(client, lines)
+        } while !greets
     }
 }
 
