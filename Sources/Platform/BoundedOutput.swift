@@ -63,18 +63,32 @@ public final class BoundedOutput: TextOutput {
         return failure == nil
     }
 
-    /// Sends what the channel takes now.
+    /// Sends what the channel takes now. A write that fails for good after part of a line went
+    /// out takes that part back off (a regular file then ends with its last whole line).
     public func flush() {
         while failure == nil, !queue.isEmpty {
-            switch channel.send(queue.front) {
+            let front = queue.front
+            switch channel.send(front) {
             case .sent(let n):
                 if n == 0 { return }
+                let sent = front.prefix(n)
+                if let newline = sent.lastIndex(of: 10) {
+                    sentSinceLineEnd = sent.endIndex - newline - 1
+                } else {
+                    sentSinceLineEnd += n
+                }
                 queue.consume(n)
             case .wouldBlock: return
-            case .failed(let e): failure = e
+            case .failed(let e):
+                failure = e
+                if e != EPIPE, sentSinceLineEnd > 0 { channel.takeBack(sentSinceLineEnd) }
+                sentSinceLineEnd = 0
             }
         }
     }
+
+    /// Bytes sent since the last line end sent: the part of a line a failed write would leave.
+    private var sentSinceLineEnd = 0
 
     /// Sends what is queued, waiting at most `seconds` in all while the consumer takes nothing (a
     /// consumer that keeps reading gets everything); true when everything went out.

@@ -25,6 +25,13 @@ public protocol ByteChannel: AnyObject {
     /// Waits up to `seconds` until the channel can take more (for the last rows at the end); false
     /// when it still cannot.
     func waitWritable(seconds: Double) -> Bool
+    /// Takes the last `count` bytes sent back off, where the channel can (a regular file: a
+    /// message cut short by a failed write); elsewhere nothing.
+    func takeBack(_ count: Int)
+}
+
+extension ByteChannel {
+    public func takeBack(_ count: Int) {}
 }
 
 /// A file descriptor written without ever blocking the caller. A pipe, FIFO or terminal is reopened
@@ -87,6 +94,13 @@ public final class DescriptorChannel: ByteChannel {
 
     /// True for a regular file (or /dev/null, /dev/full, a block device): writes never wait for a reader.
     public var isFile: Bool { kind == .file }
+
+    /// On a regular file, cuts the last `count` bytes written off its end.
+    public func takeBack(_ count: Int) {
+        var st = stat()
+        guard count > 0, kind == .file, fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size >= count else { return }
+        _ = ftruncate(fd, st.st_size - off_t(count))
+    }
 
     /// /dev/null and /dev/full: character devices that never block (major 1, minors 3 and 7).
     private static func isNullOrFull(_ st: stat) -> Bool {

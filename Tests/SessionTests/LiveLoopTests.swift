@@ -85,6 +85,7 @@ struct LiveLoopTests {
         let h = try SessionHarness("live-full")
         let out = ScriptedChannel(clock: h.clock)
         out.failsAfterBytes = 5000
+        out.isFile = true
         var runtime = h.runtime("watch")
         runtime.outputChannel = out
         let request = WatchRequest(live: LiveRequest(sensors: SensorSelection(simulate: true), heading: Self.settings, gnss: .none),
@@ -97,6 +98,22 @@ struct LiveLoopTests {
             #expect(error.message.contains("standard output") && error.message.contains("No space left"), "\(error.message)")
         }
         #expect(h.clock.now() < 30, "it ended at the failure, not at the harness's deadline: \(h.clock.now())")
+        // The line the failed write cut short was taken back off: the file ends with a whole line.
+        #expect(out.text.hasSuffix("\n") && out.received.count < 5000, "\(out.received.count) bytes")
+        #expect(out.lines.count > 3 && out.lines.allSatisfy { (try? JSONValue.parse($0)) != nil })
+    }
+
+    @Test("a regular file's channel takes the bytes of a cut line back off its end")
+    func descriptorChannelTakesBack() throws {
+        let h = try SessionHarness("take-back")
+        let path = h.path("lines.json")
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        let channel = DescriptorChannel(fd: fd, name: path)
+        #expect(channel.send(Array("{\"a\":1}\n{\"b\":".utf8)[...]) == .sent(13))
+        channel.takeBack(5)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "{\"a\":1}\n")
     }
 
     @Test("a reader that goes away (| head -1) is a quiet, normal end")

@@ -47,6 +47,15 @@ public final class ScriptedChannel: ByteChannel {
         return .sent(n)
     }
 
+    /// True to stand for a regular file, whose last bytes a failed write can take back off
+    /// (`takeBack`); a pipe's reader has them already.
+    public var isFile = false
+
+    public func takeBack(_ count: Int) {
+        guard isFile else { return }
+        received.removeLast(min(count, received.count))
+    }
+
     public func waitWritable(seconds: Double) -> Bool {
         let now = clock.now()
         return !stalls.contains { now >= $0.from && now < $0.until }
