@@ -106,6 +106,30 @@ struct GeneratedDocumentsTests {
         #expect(names.stdout == "Home\nHoorn harbour\nWork\n")
     }
 
+    /// A saved place's name is offered as it is, never run: compgen -W expanded $(…) and `…` in it,
+    /// so completing after goto ran what a places file named.
+    @Test("bash completion never runs what a saved place's name holds")
+    func bashCompletionDoesNotExpandPlaceNames() throws {
+        let bash = try #require(executablePath(named: "bash"))
+        let folder = try makeTemporaryFolder("completion-hostile")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("lodestone"), withIntermediateDirectories: true)
+        let marker = folder.appendingPathComponent("ran").path
+        try "$(touch \(marker)),1,1\nHo`touch \(marker)`me,1,2\nHo$HOME,1,3\n"
+            .write(to: folder.appendingPathComponent("lodestone/places.csv"), atomically: true, encoding: .utf8)
+        let script = completionScript(for: lodestoneInterface, shell: .bash)
+        let program = script + """
+        COMP_WORDS=('\(lodestoneBinaryPath)' goto ''); COMP_CWORD=2
+        _lodestone
+        printf '%s\\n' "${COMPREPLY[@]}"
+        """
+        let result = try runProgram(bash, ["--norc", "--noprofile"], stdin: program, environment: ["XDG_CONFIG_HOME": folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: marker), "completion ran a command from a place's name")
+        #expect(result.stdout.split(separator: "\n").map(String.init)
+            == ["$(touch \(marker))", "Ho`touch \(marker)`me", "Ho$HOME"], "\(result.stdout)")
+    }
+
     @Test("zsh accepts the script", .enabled(if: executablePath(named: "zsh") != nil, "zsh is not installed (make test installs it)"))
     func zshParses() throws {
         for interface in Self.interfaces {
