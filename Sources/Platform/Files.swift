@@ -12,13 +12,20 @@ public enum Files {
     /// Reads a whole file as bytes.
     /// With `regularOnly`, anything but a regular file is refused (`notRegular`) once opened, so a
     /// name swapped for a FIFO or a device after a check is not read either.
+    ///
+    /// The open never waits: a FIFO that no writer holds reads as empty at once, instead of an open
+    /// that would wait for a writer with the command's signals blocked (SIGTERM could not end it).
     public static func readBytes(_ path: String, limit: Int = 1 << 30, regularOnly: Bool = false) throws(FileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .open(path: path, .current) }
         defer { close(fd) }
-        if regularOnly {
-            var st = stat()
-            guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw .notRegular(path: path) }
+        var st = stat()
+        let regular = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+        if regularOnly && !regular { throw .notRegular(path: path) }
+        if !regular {
+            // A pipe with a writer (`<(echo …)`), a terminal: read as it comes, as before.
+            let flags = fcntl(fd, F_GETFL)
+            if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         }
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -36,8 +43,8 @@ public enum Files {
     }
 
     /// Reads a whole file as UTF-8 text.
-    public static func readText(_ path: String, regularOnly: Bool = false) throws(FileError) -> String {
-        let bytes = try readBytes(path, regularOnly: regularOnly)
+    public static func readText(_ path: String, limit: Int = 1 << 30, regularOnly: Bool = false) throws(FileError) -> String {
+        let bytes = try readBytes(path, limit: limit, regularOnly: regularOnly)
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .notText(path: path) }
         return text
     }

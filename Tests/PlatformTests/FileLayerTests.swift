@@ -58,6 +58,44 @@ func isSymbolicLink(_ path: String) -> Bool {
     return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK
 }
 
+/// Reading a small file given by name (a password file, a PEM file) never waits on a FIFO that no
+/// writer holds: under a command's blocked signals that open could not be ended by SIGTERM.
+@Suite("the file layer: reads that never wait")
+struct FileReadTests {
+    @Test("a FIFO without a writer reads as empty at once; a device is cut at the limit")
+    func fifoWithoutAWriterAndADevice() throws {
+        let folder = NSTemporaryDirectory() + "lodestone-fifo-read-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/password.fifo"
+        #expect(mkfifo(path, 0o600) == 0)
+        let done = DispatchSemaphore(value: 0)
+        let result = LockedBox<Result<[UInt8], FileError>?>(nil)
+        Thread {
+            do throws(FileError) { result.set(.success(try Files.readBytes(path, limit: 1024))) } catch { result.set(.failure(error)) }
+            done.signal()
+        }.start()
+        let ended = done.wait(timeout: .now() + 5) == .success
+        if !ended {
+            // Let the stuck open go, so the test ends either way.
+            let writer = open(path, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+            done.wait()
+        }
+        #expect(ended, "the read waited for a writer")
+        #expect(result.get().flatMap { try? $0.get() } == [])
+        #expect(throws: FileError.read(path: "/dev/zero", Errno(EFBIG))) { try Files.readBytes("/dev/zero", limit: 1024) }
+    }
+}
+
+final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func set(_ v: Value) { lock.withLock { value = v } }
+    func get() -> Value { lock.withLock { value } }
+}
+
 @Suite("the file layer: atomic writes and appends that a planted link cannot turn")
 struct FileLayerTests {
     @Test func anAtomicWriteCreatesAnUnguessableNewFileSyncsItRenamesAndSyncsTheFolder() throws {

@@ -56,11 +56,16 @@ public struct MQTTOptions: Sendable, Equatable {
         return e
     }
 
+    /// The most of a password file or a TLS file that is read: a password is a line, a PEM chain a
+    /// few kilobytes (`/dev/zero` given by mistake read a gigabyte before).
+    static let passwordFileLimit = 64 * 1024
+    static let pemFileLimit = 1 << 20
+
     /// The first line of the file, without its line end. Says when other users may read it.
     static func readPassword(_ path: String, runtime: Runtime) throws(ServeError) -> String {
         let text: String
         do {
-            text = try Files.readText(path)
+            text = try Files.readText(path, limit: passwordFileLimit)
         } catch {
             throw .unreadable("the MQTT password file", error)
         }
@@ -81,7 +86,7 @@ public struct MQTTOptions: Sendable, Equatable {
     static func checkPEM(_ path: String) throws(ServeError) {
         let text: String
         do {
-            text = try Files.readText(path)
+            text = try Files.readText(path, limit: pemFileLimit)
         } catch {
             throw .unreadable("a TLS file for MQTT", error)
         }
