@@ -12,8 +12,9 @@ public struct UserPlace: Sendable, Equatable {
 
     /// The radius when the file gives none, metres.
     public static let defaultRadius = 100.0
-    /// The largest radius, metres: half the way round the Earth (a larger one holds every point).
-    public static let maximumRadius = 20_000_000.0
+    /// The largest radius, metres: half the way round the equator, rounded up (it holds every point
+    /// on Earth; a larger one says nothing more).
+    public static let maximumRadius = 20_040_000.0
 
     public init(name: String, latitude: Double, longitude: Double, radius: Double = UserPlace.defaultRadius) throws(PlaceError) {
         let clean = sanitize(name).trimmedSpaces
@@ -41,7 +42,7 @@ public enum PlaceError: Error, Equatable, Sendable {
         case .emptyName: return "a place needs a name"
         case .latitude(let v): return "latitude \(plain(v)) is outside -90…90 degrees"
         case .longitude(let v): return "longitude \(plain(v)) is outside -180…180 degrees"
-        case .radius(let v): return "radius \(plain(v)) must be a number of metres above 0 and at most 20000000 (20,000 km)"
+        case .radius(let v): return "radius \(plain(v)) must be a number of metres above 0 and at most \(plain(UserPlace.maximumRadius))"
         case .line(let n, let why): return "line \(n): \(why) (expected name,lat,lon[,radius_m])"
         }
     }

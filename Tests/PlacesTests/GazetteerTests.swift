@@ -230,7 +230,7 @@ import Testing
             let f = row.split(separator: " ").compactMap { Double($0) }
             guard f.count >= 7, abs(f[1]) <= 180, abs(f[4]) <= 180 else { continue }
             // A radius round the Earth holds every point, so the user place comes first.
-            let user = try UserPlace(name: "p", latitude: f[0], longitude: f[1], radius: 4e7)
+            let user = try UserPlace(name: "p", latitude: f[0], longitude: f[1], radius: UserPlace.maximumRadius)
             let near = NearbySearch(gazetteer: gazetteer, userPlaces: [user])
                 .nearest(to: try GeoPoint(latitude: f[3], longitude: f[4]), count: 1)
             let mine = try #require(near.first)
@@ -376,7 +376,7 @@ import Testing
         #expect(throws: PlaceError.line(number: 1, PlaceError.radius(1e308).message)) {
             try PlacesFile.parse("X,1,2,1e308\n")
         }
-        #expect(try PlacesFile.parse("X,1,2,20000000\n")[0].radius == UserPlace.maximumRadius)
+        #expect(try PlacesFile.parse("X,1,2,20040000\n")[0].radius == UserPlace.maximumRadius)
     }
 
     @Test func stripsControlCharactersFromNames() throws {

@@ -42,7 +42,7 @@ enum RegionOptions {
         var regions: [Region] = []
         var saved: [UserPlace]?
         for text in arguments.strings(region) {
-            let expected = "NAME:LAT,LON,RADIUS_M with a latitude in -90…90, a longitude in -180…180 and a radius above 0 and at most 20000000 m, "
+            let expected = "NAME:LAT,LON,RADIUS_M with a latitude in -90…90, a longitude in -180…180 and a radius above 0 and at most \(plain(UserPlace.maximumRadius)) m, "
                 + "or the name of a saved place ('lodestone places list')"
             guard let colon = text.lastIndex(of: ":") else {
                 if saved == nil { saved = try PlacesStore(environment: environment)?.load() ?? [] }
