@@ -33,5 +33,46 @@ struct MQTTPeerTests {
         #expect(said.contains("mqtts://"), "\(said)")
         #expect(!said.contains("cannot reach the MQTT broker"), "\(said)")
         #expect(said.components(separatedBy: "closed it before answering").count == 2, "said once: \(said)")
+        #expect(sink.unreached?.contains("closed every connection before answering the login") == true, "\(sink.unreached ?? "nil")")
+    }
+
+    @Test("serve whose only broker is never reached: the JSON sink goes on, and the run ends 69 naming the broker")
+    func neverReachedEndsUnavailable() throws {
+        let refusing = RefusingPort()
+        let h = try SessionHarness("serve-mqtt-unreached")
+        var request = ServeSessionTests.request(json: ["-"], rate: 10, duration: 8)
+        request.mqtt = [MQTTEndpoint(host: "127.0.0.1", port: refusing.port, prefix: "boat")]
+        do {
+            _ = try ServeSession.run(request, runtime: h.runtime("serve"), sockets: FakeSockets(clock: h.clock))
+            Issue.record("serve ended 0 though nothing reached the broker: \(h.diagnostics.text)")
+        } catch let error as ServeError {
+            #expect(error.exitCode == .unavailable)
+            #expect(error.message.contains("nothing was published to the MQTT broker at mqtt://127.0.0.1:\(refusing.port)/boat"),
+                    "\(error.message)")
+            #expect(error.message.contains("could not be reached"), "\(error.message)")
+        }
+        #expect(h.diagnostics.text.contains("cannot reach the MQTT broker"), "\(h.diagnostics.text)")
+        #expect(h.output.lines.count > 60, "the JSON sink kept publishing: \(h.output.lines.count) lines")
+    }
+
+    @Test("a broker reached once, then gone, is not 'never reached': no 69 for a broker that came and went")
+    func reachedOnceIsNotUnreached() throws {
+        let broker = MQTTDirectWriteTests.ScriptedBroker()
+        let h = try SessionHarness("mqtt-reached-once")
+        let sink = try MQTTSink(MQTTEndpoint(host: "127.0.0.1", port: broker.port, prefix: "t"), runtime: h.runtime("serve"))
+        defer { sink.close() }
+        #expect(sink.unreached == nil, "nothing said yet")
+        let client = accept(broker.listener, nil, nil)
+        #expect(client >= 0)
+        var received: [UInt8] = []
+        for _ in 0..<500 where received.isEmpty { MQTTDirectWriteTests.drain(client, into: &received); usleep(1000) }
+        let connack: [UInt8] = [0x20, 0x02, 0x00, 0x00]
+        _ = send(client, connack, connack.count, Int32(MSG_NOSIGNAL))
+        var now = 0.0
+        for _ in 0..<50 where !sink.isConnected { now += MQTTSink.readInterval; sink.service(now: now); usleep(2000) }
+        #expect(sink.isConnected)
+        close(client)
+        for _ in 0..<20 { now += MQTTSink.readInterval; sink.service(now: now); usleep(2000) }
+        #expect(sink.unreached == nil)
     }
 }

@@ -443,6 +443,21 @@ public final class MQTTSink: ServeSink {
         }
     }
 
+    /// The broker never answered in the whole run, for a reason already said: refused login, a
+    /// TLS handshake that failed, a peer that drops the login, or no broker there. (A run too short
+    /// to have said anything yet is not counted.)
+    public var unreached: String? {
+        let (everConnected, refused) = shared.state.withLock { ($0.everConnected, $0.lastRefusal != nil) }
+        guard !everConnected else { return nil }
+        let why: String
+        if refused { why = "it refused the login" }
+        else if saidTLSFailure != nil { why = "the TLS handshake never succeeded" }
+        else if saidDroppedLogin { why = "the peer closed every connection before answering the login" }
+        else if warnedUnreachable { why = "it could not be reached" }
+        else { return nil }
+        return "nothing was published to the MQTT broker at \(endpoint): \(why) for the whole run (see above)"
+    }
+
     private func send(_ topic: String, _ payload: String, retained: Bool = false) {
         send(topic: endpoint.prefix + "/" + topic, Array(payload.utf8), retained: retained)
     }

@@ -112,7 +112,15 @@ public enum ServeSession {
         let failures = sinks.compactMap(\.failure)
         if let first = failures.first {
             for f in failures.dropFirst() { runtime.say(f.message) }
+            for u in sinks.compactMap(\.unreached) { runtime.say(u) }
             throw first
+        }
+        // A sink that never reached its consumer (an MQTT broker that refused the login all along)
+        // did not stop the others either; it ends the command with 69.
+        let unreached = sinks.compactMap(\.unreached)
+        if let first = unreached.first {
+            for u in unreached.dropFirst() { runtime.say(u) }
+            throw ServeError.mqtt(first)
         }
         return summary
     }

@@ -34,6 +34,10 @@ public protocol ServeSink: AnyObject {
     /// Set once the sink has failed for good (a full disk under a JSON file): `serve` goes on with
     /// the other sinks and exits 74 at the end, naming it.
     var failure: OutputFailure? { get }
+    /// Set when the sink never reached its consumer in the whole run, for a reason it said (an MQTT
+    /// broker that refused the login, a TLS handshake that never succeeded, a broker that could not
+    /// be reached): `serve` goes on with the other sinks and exits 69 at the end, naming it.
+    var unreached: String? { get }
     /// What happened since the last call that is worth a line on stderr (a client dropped to make
     /// room, a FIFO's reader came or went).
     func takeNotices() -> [String]
@@ -50,6 +54,7 @@ extension ServeSink {
     public func service(now: Double) {}
     public var queuedBytes: Int { 0 }
     public var failure: OutputFailure? { nil }
+    public var unreached: String? { nil }
     public func takeNotices() -> [String] { [] }
     public func finish(waiting seconds: Double) { service(now: 0) }
 }
