@@ -8,6 +8,15 @@ import TestSupport
 /// of nothing for 15 s and then "cannot reach" a broker it reached.
 @Suite("MQTT: a peer that drops the login")
 struct MQTTPeerTests {
+    /// Accepts the sink's connection and waits (up to 0.5 s) for its CONNECT.
+    static func acceptLogin(_ broker: MQTTDirectWriteTests.ScriptedBroker) -> Int32 {
+        let client = accept(broker.listener, nil, nil)
+        #expect(client >= 0)
+        var received: [UInt8] = []
+        for _ in 0..<500 where received.isEmpty { MQTTDirectWriteTests.drain(client, into: &received); usleep(1000) }
+        return client
+    }
+
     @Test("plain MQTT to a peer that reads the CONNECT and closes (a TLS listener): said as such")
     func peerDropsTheLogin() throws {
         let broker = MQTTDirectWriteTests.ScriptedBroker()
@@ -18,10 +27,7 @@ struct MQTTPeerTests {
         // Each connection: the CONNECT is read, a TLS alert written back (what a TLS listener
         // answers to bytes that are not a handshake), and the connection closed.
         for _ in 0..<3 {
-            let client = accept(broker.listener, nil, nil)
-            #expect(client >= 0)
-            var received: [UInt8] = []
-            for _ in 0..<500 where received.isEmpty { MQTTDirectWriteTests.drain(client, into: &received); usleep(1000) }
+            let client = Self.acceptLogin(broker)
             let alert: [UInt8] = [0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x46]
             _ = send(client, alert, alert.count, Int32(MSG_NOSIGNAL))
             close(client)
@@ -62,10 +68,7 @@ struct MQTTPeerTests {
         let sink = try MQTTSink(MQTTEndpoint(host: "127.0.0.1", port: broker.port, prefix: "t"), runtime: h.runtime("serve"))
         defer { sink.close() }
         #expect(sink.unreached == nil, "nothing said yet")
-        let client = accept(broker.listener, nil, nil)
-        #expect(client >= 0)
-        var received: [UInt8] = []
-        for _ in 0..<500 where received.isEmpty { MQTTDirectWriteTests.drain(client, into: &received); usleep(1000) }
+        let client = Self.acceptLogin(broker)
         let connack: [UInt8] = [0x20, 0x02, 0x00, 0x00]
         _ = send(client, connack, connack.count, Int32(MSG_NOSIGNAL))
         var now = 0.0
