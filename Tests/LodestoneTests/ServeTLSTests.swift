@@ -98,7 +98,11 @@ struct ServeTLSTests {
         #expect(pollUntil(15) { wrongCA.stderr.contains("certificate does not verify") }, "\(wrongCA.stderr)")
         #expect(pollUntil(15) { wrongPassword.stderr.contains("refused the login") }, "\(wrongPassword.stderr)")
         #expect(pollUntil(15) { nobody.stderr.contains("cannot reach the MQTT broker") }, "\(nobody.stderr)")
-        for p in [wrongCA, wrongPassword, nobody] { p.stop(timeout: 10) }
+        // Each ends 69 at its --duration: its broker was never reached (naming why).
+        for p in [wrongCA, wrongPassword, nobody] { #expect(p.stop(timeout: 20, signal: 0) == 69, "\(p.stderr)") }
+        #expect(wrongPassword.stderr.contains("its login was turned down for the whole run"), "\(wrongPassword.stderr)")
+        #expect(wrongCA.stderr.contains("the TLS handshake never succeeded"), "\(wrongCA.stderr)")
+        #expect(nobody.stderr.contains("it could not be reached for the whole run"), "\(nobody.stderr)")
         #expect(!wrongCA.stderr.contains("cannot reach") && !wrongCA.stderr.contains("refused the login"), "\(wrongCA.stderr)")
         #expect(!wrongPassword.stderr.contains("cannot reach") && !wrongPassword.stderr.contains("certificate"), "\(wrongPassword.stderr)")
         #expect(!nobody.stderr.contains("certificate") && !nobody.stderr.contains("refused the login"), "\(nobody.stderr)")

@@ -450,7 +450,8 @@ public final class MQTTSink: ServeSink {
         let (everConnected, refused) = shared.state.withLock { ($0.everConnected, $0.lastRefusal != nil) }
         guard !everConnected else { return nil }
         let why: String
-        if refused { why = "it refused the login" }
+        // Worded apart from what was said during the run (each said once).
+        if refused { why = "its login was turned down" }
         else if saidTLSFailure != nil { why = "the TLS handshake never succeeded" }
         else if saidDroppedLogin { why = "the peer closed every connection before answering the login" }
         else if warnedUnreachable { why = "it could not be reached" }
