@@ -109,15 +109,15 @@ public enum ServeSession {
         try live.saveLearnedDeviation(explicitPath: request.live.calibrationPath, runtime: runtime)
         try live.saveRefinement(explicitPath: request.live.calibrationPath, runtime: runtime)
         // A sink that failed for good (a full disk under a JSON file) did not stop the others; it ends the command with 74.
+        // A sink that never reached its consumer (an MQTT broker that refused the login all along)
+        // did not stop the others either; it ends the command with 69 (a failed write's 74 first).
         let failures = sinks.compactMap(\.failure)
+        let unreached = sinks.compactMap(\.unreached)
         if let first = failures.first {
             for f in failures.dropFirst() { runtime.say(f.message) }
-            for u in sinks.compactMap(\.unreached) { runtime.say(u) }
+            for u in unreached { runtime.say(u) }
             throw first
         }
-        // A sink that never reached its consumer (an MQTT broker that refused the login all along)
-        // did not stop the others either; it ends the command with 69.
-        let unreached = sinks.compactMap(\.unreached)
         if let first = unreached.first {
             for u in unreached.dropFirst() { runtime.say(u) }
             throw ServeError.mqtt(first)
