@@ -58,25 +58,27 @@ public final class EmulatedI2CBus: I2CBus {
     public func clearTrace() { trace.removeAll() }
 
     public func writeRegister(address: I2CAddress, register: UInt8, value: UInt8) throws(I2CError) {
-        if recordsTrace { trace.append(.write(address: address, register: register, value: value)) }
-        if let error = faults.nextError(bus: busNumber, address: address) { throw error }
-        guard let device = devices[address] else { throw .noAcknowledge(bus: busNumber, address: address) }
-        device.write(register: register, value: value)
+        try device(for: .write(address: address, register: register, value: value), at: address)
+            .write(register: register, value: value)
     }
 
     public func readRegisters(address: I2CAddress, start: UInt8, count: Int) throws(I2CError) -> [UInt8] {
-        if recordsTrace { trace.append(.read(address: address, start: start, count: count)) }
-        if let error = faults.nextError(bus: busNumber, address: address) { throw error }
-        guard let device = devices[address] else { throw .noAcknowledge(bus: busNumber, address: address) }
-        return faults.apply(to: device.read(start: start, count: count))
+        let chip = try device(for: .read(address: address, start: start, count: count), at: address)
+        return faults.apply(to: chip.read(start: start, count: count))
     }
 
     /// One register, as `readRegisters(count: 1)` reads it (a fault plan garbles only longer reads),
     /// without the array: the reader reads a status register at every poll.
     public func readRegister(address: I2CAddress, register: UInt8) throws(I2CError) -> UInt8 {
-        if recordsTrace { trace.append(.read(address: address, start: register, count: 1)) }
+        try device(for: .read(address: address, start: register, count: 1), at: address).readRegister(register)
+    }
+
+    /// Every transaction's start: recorded in the trace, then failed by the fault plan or by no
+    /// device at the address (no acknowledge); else the device that answers it.
+    private func device(for transaction: I2CTransaction, at address: I2CAddress) throws(I2CError) -> any RegisterDevice {
+        if recordsTrace { trace.append(transaction) }
         if let error = faults.nextError(bus: busNumber, address: address) { throw error }
         guard let device = devices[address] else { throw .noAcknowledge(bus: busNumber, address: address) }
-        return device.readRegister(register)
+        return device
     }
 }
