@@ -400,7 +400,7 @@ public enum ReportJSON {
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
             bytes.append(UInt8(ascii: "\""))
-            key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            appendStatic(key, to: &bytes)
             bytes.append(UInt8(ascii: "\""))
             bytes.append(UInt8(ascii: ":"))
         }
