@@ -59,7 +59,7 @@ public enum GNSSError: UserFacingError, Equatable, Sendable {
         case .gpsdError(let text):
             return "gpsd reported an error: \(text)"
         case .invalidAddress(let text):
-            return "invalid gpsd address '\(text)': expected HOST, HOST:PORT or [IPv6]:PORT, "
+            return "invalid gpsd address '\(argumentExcerpt(text))': expected HOST, HOST:PORT or [IPv6]:PORT, "
                 + "e.g. 127.0.0.1:2947"
         }
     }

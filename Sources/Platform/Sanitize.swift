@@ -36,6 +36,17 @@ public func excerpt(_ text: some StringProtocol, limit: Int = 20) -> String {
     return String(out)
 }
 
+/// How much of a user's own words (an argument, a field of a batch line) a message quotes.
+public let argumentExcerptLimit = 60
+
+/// A user's own argument or field as a message quotes it: `excerpt` to `argumentExcerptLimit`
+/// characters, so a pasted file's worth is not echoed back whole.
+///
+/// ```swift
+/// "invalid value '\(argumentExcerpt(text))' for --rate"
+/// ```
+public func argumentExcerpt(_ text: some StringProtocol) -> String { excerpt(text, limit: argumentExcerptLimit) }
+
 @inline(__always) private func isUnsafeScalar(_ v: UInt32) -> Bool {
     v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v)
         || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)

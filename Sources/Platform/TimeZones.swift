@@ -153,7 +153,7 @@ public enum TimeZoneError: Error, Sendable, Equatable {
 
     public var message: String {
         switch self {
-        case .invalidName(let name): return "'\(sanitize(name))' is not a time zone name"
+        case .invalidName(let name): return "'\(argumentExcerpt(name))' is not a time zone name"
         case .notInstalled(let path): return "no time zone rules at \(sanitize(path)) (install the tzdata package)"
         case .unreadable(let path): return "\(sanitize(path)) is not a compiled time zone (TZif) file"
         }

@@ -40,6 +40,26 @@ let spec = CommandSpec(
         #expect(throws: UsageError.unknownOption("-x", command: "demo", suggestion: nil)) { try parseArguments(["-x"], spec: spec) }
     }
 
+    /// A pasted file's worth given as an argument is quoted back cut (with "…"), not whole.
+    @Test func messagesQuoteLongArgumentsCut() {
+        let huge = String(repeating: "x", count: 100_000) + "\u{1B}[2J"
+        let errors: [UsageError] = [
+            .invalidValue(option: "rate", value: huge, expected: "a number from 1 to 50"),
+            .rejectedValue(option: "nmea", value: huge, reason: "not a URL"),
+            .unknownOption("--" + huge, command: "demo", suggestion: nil),
+            .unexpectedArgument(huge, command: "demo"),
+            .unknownCommand(huge, suggestion: nil),
+        ]
+        for error in errors {
+            #expect(error.message.count < 250, "\(error.message.prefix(300))")
+            #expect(error.message.contains("xxxxxxxxxx…"))
+            #expect(!error.message.contains("\u{1B}"))
+        }
+        // A short one is quoted whole.
+        #expect(UsageError.invalidValue(option: "rate", value: "abc", expected: "a number").message
+                == "invalid value 'abc' for --rate: expected a number")
+    }
+
     @Test func typedAccessorsValidate() throws {
         let a = try parseArguments(["--lat", "91", "--rate", "nan"], spec: spec)
         #expect(throws: UsageError.self) { try a.double("lat", in: -90...90) }

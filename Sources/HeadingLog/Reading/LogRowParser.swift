@@ -1,3 +1,4 @@
+import Platform
 import Linear
 
 /// What is wrong with one line of a log.
@@ -12,8 +13,8 @@ public enum RowProblem: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .fieldCount(let expected, let found): return "expected \(expected) fields, found \(found)"
-        case .badTime(let text): return "time '\(text)' is not an ISO 8601 UTC time"
-        case .badNumber(let column, let text): return "\(column) '\(text)' is not a number"
+        case .badTime(let text): return "time '\(argumentExcerpt(text))' is not an ISO 8601 UTC time"
+        case .badNumber(let column, let text): return "\(column) '\(argumentExcerpt(text))' is not a number"
         case .partialVector(let column): return "\(column): a vector needs all three components or none"
         case .incompleteLastLine: return "incomplete last line (no line end): the logger may still be writing, or was stopped"
         case .tooLong: return "line too long to be a log row"

@@ -41,7 +41,7 @@ public enum DestinationLookup {
         guard let lat = numbers[0], let lon = numbers[1] else { return nil }
         guard lat.isFinite, abs(lat) <= 90, lon.isFinite, abs(lon) <= 180,
               let point = try? GeoPoint(latitude: lat, longitude: lon) else {
-            throw InvalidRequest("'\(sanitize(text))' is not a position: give LAT,LON with a latitude in -90…90 and a longitude in -180…180")
+            throw InvalidRequest("'\(argumentExcerpt(text))' is not a position: give LAT,LON with a latitude in -90…90 and a longitude in -180…180")
         }
         return point
     }

@@ -144,7 +144,7 @@ public struct UnknownPlace: UserFacingError {
     }
 
     public var message: String {
-        "no place called '\(sanitize(name))'" + (userOnly ? " in your places file" : "")
+        "no place called '\(argumentExcerpt(name))'" + (userOnly ? " in your places file" : "")
             + (suggestion.map { "; did you mean '\(sanitize($0))'?" } ?? "")
             + (userOnly ? "\nsee 'lodestone places list'" : "\ntry 'lodestone places find' with the start of the name")
     }

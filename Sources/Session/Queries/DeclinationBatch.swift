@@ -79,7 +79,7 @@ public enum DeclinationBatch {
         for (name, text) in zip(columns, fields) {
             guard !text.isEmpty else { throw BatchError(line: line, text: "\(name) is missing") }
             guard let d = Double(text), d.isFinite else {
-                throw BatchError(line: line, text: "\(name) '\(sanitize(text))' is not a number")
+                throw BatchError(line: line, text: "\(name) '\(argumentExcerpt(text))' is not a number")
             }
             v[name] = d
         }

@@ -90,7 +90,7 @@ public enum GeodBatch {
             var v: [Double] = []
             for (name, text) in zip(inputColumns, fields) {
                 guard !text.isEmpty else { throw BatchError(line: n, text: "\(name) is missing") }
-                guard let d = Double(text), d.isFinite else { throw BatchError(line: n, text: "\(name) '\(sanitize(text))' is not a number") }
+                guard let d = Double(text), d.isFinite else { throw BatchError(line: n, text: "\(name) '\(argumentExcerpt(text))' is not a number") }
                 v.append(d)
             }
             if let why = GeodesicInput.problem(v, inverse: inverse) { throw BatchError(line: n, text: why) }

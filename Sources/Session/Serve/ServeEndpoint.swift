@@ -42,11 +42,11 @@ public enum ServeEndpoint: Sendable, Equatable, CustomStringConvertible {
             let query = rest[rest.index(after: q)...]
             rest = rest[..<q]
             guard query.lowercased().hasPrefix("baud="), let value = Int(query.dropFirst(5)), serialBauds.contains(value) else {
-                throw InvalidRequest("'\(sanitize(text))' has no valid baud rate: \(expected)")
+                throw InvalidRequest("'\(argumentExcerpt(text))' has no valid baud rate: \(expected)")
             }
             baud = value
         }
-        guard rest.hasPrefix("/"), rest.count > 1 else { throw InvalidRequest("'\(sanitize(text))' names no device: \(expected)") }
+        guard rest.hasPrefix("/"), rest.count > 1 else { throw InvalidRequest("'\(argumentExcerpt(text))' names no device: \(expected)") }
         return .serial(path: String(rest), baud: baud)
     }
 
@@ -57,10 +57,10 @@ public enum ServeEndpoint: Sendable, Equatable, CustomStringConvertible {
         if let serial = try parseSerial(text) { return serial }
         let lower = text.lowercased()
         let isTCP = lower.hasPrefix("tcp://")
-        guard isTCP || lower.hasPrefix("udp://") else { throw InvalidRequest("'\(sanitize(text))' is not \(expected)") }
+        guard isTCP || lower.hasPrefix("udp://") else { throw InvalidRequest("'\(argumentExcerpt(text))' is not \(expected)") }
         let (host, port) = try hostAndPort(String(text.dropFirst(6)), defaultPort: defaultPort, expected: expected)
         if isTCP { return .tcp(host: host, port: port) }
-        guard !host.isEmpty else { throw InvalidRequest("'\(sanitize(text))' names no host to send to: \(expected)") }
+        guard !host.isEmpty else { throw InvalidRequest("'\(argumentExcerpt(text))' names no host to send to: \(expected)") }
         return .udp(host: host, port: port)
     }
 
@@ -73,11 +73,11 @@ public enum ServeEndpoint: Sendable, Equatable, CustomStringConvertible {
     }
 
     static func hostAndPort(_ rest: String, defaultPort: UInt16, expected: String) throws(InvalidRequest) -> (String, UInt16) {
-        guard !rest.contains("/"), !rest.contains("@") else { throw InvalidRequest("'\(sanitize(rest))' is not \(expected)") }
+        guard !rest.contains("/"), !rest.contains("@") else { throw InvalidRequest("'\(argumentExcerpt(rest))' is not \(expected)") }
         guard let colon = rest.lastIndex(of: ":") else { return (rest, defaultPort) }
         let host = String(rest[..<colon])
         guard let port = UInt16(rest[rest.index(after: colon)...]), port > 0 else {
-            throw InvalidRequest("'\(sanitize(rest))' has no valid port (1–65535): \(expected)")
+            throw InvalidRequest("'\(argumentExcerpt(rest))' has no valid port (1–65535): \(expected)")
         }
         return (host, port)
     }
@@ -114,7 +114,7 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
         let expected = "mqtt://[USER[:PASSWORD]@]HOST[:PORT]/PREFIX or mqtts://… (TLS), e.g. mqtt://127.0.0.1:1883/lodestone"
         let lower = text.lowercased()
         let secure = lower.hasPrefix("mqtts://")
-        guard secure || lower.hasPrefix("mqtt://") else { throw InvalidRequest("'\(sanitize(hidingPassword(text)))' is not \(expected)") }
+        guard secure || lower.hasPrefix("mqtt://") else { throw InvalidRequest("'\(argumentExcerpt(hidingPassword(text)))' is not \(expected)") }
         var rest = String(text.dropFirst(secure ? 8 : 7))
         var prefix = "lodestone"
         if let slash = rest.firstIndex(of: "/") {
@@ -122,7 +122,7 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
             rest = String(rest[..<slash])
             while prefix.hasSuffix("/") { prefix.removeLast() }
             guard !prefix.isEmpty, !prefix.contains("#"), !prefix.contains("+") else {
-                throw InvalidRequest("'\(sanitize(hidingPassword(text)))' needs a topic prefix without wildcards (# +): \(expected)")
+                throw InvalidRequest("'\(argumentExcerpt(hidingPassword(text)))' needs a topic prefix without wildcards (# +): \(expected)")
             }
         }
         var user: String?
@@ -138,10 +138,10 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
                 rawUser = credentials
             }
             user = try percentDecoded(rawUser, what: "user name")
-            guard user?.isEmpty == false else { throw InvalidRequest("'\(sanitize(MQTTEndpoint.hidingPassword(text)))' has an empty user name: \(expected)") }
+            guard user?.isEmpty == false else { throw InvalidRequest("'\(argumentExcerpt(MQTTEndpoint.hidingPassword(text)))' has an empty user name: \(expected)") }
         }
         let (host, port) = try ServeEndpoint.hostAndPort(rest, defaultPort: secure ? tlsPort : plainPort, expected: expected)
-        guard !host.isEmpty else { throw InvalidRequest("'\(sanitize(hidingPassword(text)))' names no broker host: \(expected)") }
+        guard !host.isEmpty else { throw InvalidRequest("'\(argumentExcerpt(hidingPassword(text)))' names no broker host: \(expected)") }
         return MQTTEndpoint(host: host, port: port, prefix: prefix, user: user, password: password, tls: secure ? MQTTTLS() : nil)
     }
 
