@@ -58,8 +58,12 @@ public enum PlaceError: Error, Equatable, Sendable {
 public enum PlacesFile {
     public static let header = "name,lat,lon,radius_m"
 
+    /// The places of a file, in its order. A name given twice (names match as `foldName` folds
+    /// them, ignoring case and accents) is refused, naming both lines: every command looks places
+    /// up by name, so the second would silently never be used.
     public static func parse(_ text: String) throws(PlaceError) -> [UserPlace] {
         var places: [UserPlace] = []
+        var firstLine: [String: Int] = [:]   // folded name → the line that gave it
         var lineNumber = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -80,11 +84,19 @@ public enum PlacesFile {
             let lat = try value(fields[1], "latitude"), lon = try value(fields[2], "longitude")
             let radius = fields.count == 4 && !fields[3].trimmingCharacters(" \t").isEmpty
                 ? try value(fields[3], "radius") : UserPlace.defaultRadius
+            let place: UserPlace
             do {
-                places.append(try UserPlace(name: fields[0], latitude: lat, longitude: lon, radius: radius))
+                place = try UserPlace(name: fields[0], latitude: lat, longitude: lon, radius: radius)
             } catch {
                 throw .line(number: lineNumber, error.message)
             }
+            let key = foldName(place.name)
+            if let earlier = firstLine[key] {
+                throw .line(number: lineNumber, "the name '\(excerpt(place.name, limit: 40))' is already used on line \(earlier) "
+                    + "(names match ignoring case and accents); rename or remove one")
+            }
+            firstLine[key] = lineNumber
+            places.append(place)
         }
         return places
     }

@@ -358,6 +358,17 @@ import Testing
         #expect(throws: PlaceError.self) { try PlacesFile.parse("\"X,1,2\n") }
     }
 
+    /// A name given twice (as `foldName` matches names: case and accents aside) is refused with
+    /// both lines: lookups by name would silently never reach the second.
+    @Test func aNameGivenTwiceIsRefusedWithBothLines() throws {
+        #expect(throws: PlaceError.line(number: 4, "the name 'home' is already used on line 2 "
+                                         + "(names match ignoring case and accents); rename or remove one")) {
+            try PlacesFile.parse("name,lat,lon\nHome,52.37,4.89\nBoat,1,2\nhome,10,20\n")
+        }
+        #expect(throws: PlaceError.self) { try PlacesFile.parse("Zürich,47.37,8.54\nZURICH,47,8\n") }
+        #expect(try PlacesFile.parse("Home,1,2\nHome 2,3,4\n").count == 2)
+    }
+
     /// A field that is not a number is named by its line and column, never quoted (a 100 KB field
     /// was written whole to stderr).
     @Test func aFieldThatIsNotANumberIsNotQuoted() {
