@@ -24,7 +24,9 @@ public enum FileError: UserFacingError, Equatable {
         case .read(let path, let e): return "cannot read \(path): \(e)"
         case .write(let path, let e):
             var text = "cannot write \(path): \(e)"
-            if e == .noSpace { text += "\nthe disk is full: free some space; rows written so far are intact" }
+            // What was kept depends on the writer (an atomic file leaves the previous one; an
+            // appended log keeps its whole rows): each says so itself.
+            if e == .noSpace { text += "\nthe disk is full: free some space" }
             return text
         case .sync(let path, let e): return "cannot flush \(path) to disk: \(e)"
         case .rename(let from, let to, let e): return "cannot replace \(to) with \(from): \(e)"

@@ -22,3 +22,27 @@ struct CalibrateCommandTests {
         #expect(lines.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == width })
     }
 }
+
+@Suite("calibrate --record when the disk fills")
+struct CalibrateRecordWriteErrorTests {
+    @Test("a write error part-way (file size limit): exit 74, said with the samples kept, and the file holds whole rows only")
+    func writeErrorKeepsWholeRows() throws {
+        let folder = try makeTemporaryFolder("calibrate-record-limit")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("raw.csv").path
+        // 8 blocks of 512 bytes: about 70 rows, which the simulator makes in well under a second.
+        let child = try PipedChild("/bin/sh", ["-c", "ulimit -f 8 && exec \"$0\" calibrate --simulate --record \"$1\" --duration 30",
+                                               lodestoneBinaryPath, path])
+        let status = child.wait()
+        let stderr = child.stderr
+        #expect(status == 74, "stderr: \(stderr)")
+        #expect(stderr.contains("cannot write \(path)"), "\(stderr)")
+        #expect(stderr.contains("samples recorded before it are intact"), "\(stderr)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasSuffix("\n"), "the cut row was taken back: \(text.suffix(80))")
+        let lines = text.split(separator: "\n")
+        #expect(lines.count > 20)
+        let width = lines[0].split(separator: ",").count
+        #expect(lines.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == width })
+    }
+}

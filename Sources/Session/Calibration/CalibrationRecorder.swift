@@ -53,7 +53,10 @@ func recordCalibrationSamples(sensor: CalibrationSensor, path: String, duration:
         throw error
     }
     defer { close(fd) }
-    try Files.writeAll(fd, Array(("t,x,y,z" + (withAcceleration ? ",ax,ay,az" : "") + "\n").utf8), path: path)
+    let header = Array(("t,x,y,z" + (withAcceleration ? ",ax,ay,az" : "") + "\n").utf8)
+    try Files.writeAll(fd, header, path: path)
+    // Bytes of whole rows on disk: a row cut by a full disk or a size limit is taken back to here.
+    var whole = off_t(header.count)
 
     let reader = sensor.makeReader(inbox: inbox)
     let start = sensor.now()
@@ -69,7 +72,12 @@ func recordCalibrationSamples(sensor: CalibrationSensor, path: String, duration:
             // A missing accelerometer reading leaves the columns empty rather than inventing one.
             row += "," + (sample.acceleration.map { csv($0, 5) } ?? ",,")
         }
-        try Files.writeAll(fd, Array((row + "\n").utf8), path: path)
+        let bytes = Array((row + "\n").utf8)
+        do { try Files.writeAll(fd, bytes, path: path) } catch {
+            _ = ftruncate(fd, whole)
+            throw RecordError.writeFailed(error, samples: count, path: path)
+        }
+        whole += off_t(bytes.count)
         count += 1
         let now = sensor.time.monotonic()
         if now - lastSync >= 1 { fsync(fd); lastSync = now }
@@ -93,6 +101,9 @@ private func csv(_ v: Vector3, _ decimals: Int) -> String {
 public enum RecordError: UserFacingError {
     case exists(String)
     case noSamples(String)
+    /// A row that could not be written (a full disk, a size limit); the file was cut back to the
+    /// `samples` whole rows before it.
+    case writeFailed(FileError, samples: Int, path: String)
 
     public var message: String {
         switch self {
@@ -101,12 +112,14 @@ public enum RecordError: UserFacingError {
         case .noSamples(let path):
             return "no samples came from the sensor, so \(path) holds only the header: check the wiring, "
                 + "or try 'lodestone watch' to see what the sensor reports"
+        case .writeFailed(let error, let samples, let path):
+            return error.message + "\nthe \(samples) samples recorded before it are intact in \(path) (whole rows only)"
         }
     }
 
     public var exitCode: ExitCode {
         switch self {
-        case .exists: return .ioError
+        case .exists, .writeFailed: return .ioError
         case .noSamples: return .unavailable
         }
     }
