@@ -17,6 +17,15 @@
 //   I²C transaction instead.
 // - `live.wake_floor_50hz`, `live.wake_floor_100hz`: a bare wake-up (a timed `sigtimedwait`, as
 //   the loop sleeps) at that rate with nothing done: the least an update or a row can cost here.
+// - `live.cold_sample`, `live.cold_pipeline`: the work of an update run COLD, as serve runs it after
+//   each 20 ms sleep: wake at 50 Hz as the loop sleeps (`SignalWatcher.wait`), then read one
+//   simulated sample through the reader (the emulated chips and world model on a manual clock,
+//   advanced a chip period per wake), or run one `HeadingPipeline.process` of a sample read before.
+//   One-second blocks of bare wake-ups and of wake-ups with the work alternate, so the machine's
+//   drift falls on both; `us_above_wake` is the CPU (this thread's, user + system) per wake with the
+//   work less that per bare wake. Why: after a sleep the code and data are out of the caches, and
+//   the work costs what the distinct cache lines it touches cost (the same work done again in the
+//   same wake-up costs a tenth), which `live.simulator_sample`, run hot, does not show.
 // - `live.serve_sink.nmea_tcp`, `.signalk_udp`, `.json_file`, `.mqtt`: serve at 50 Hz with that sink
 //   alone; the sink's cost is its us_per_update less `live.loop_50hz`'s.
 // - `live.c_floor`: a plain C loop (Benchmarks/c/live_floor.c, built by `make bench`) making the
@@ -222,6 +231,8 @@ func runLiveBenchmarks() {
     let floor100 = benchWakeFloor(rate: 100)
     let loop = benchLoopAlone()
     benchSimulatorPerSample()
+    let coldSample = benchColdSample()
+    let coldPipeline = benchColdPipeline()
     let serve = benchServeLive()
     // The cost of each sink as serve runs it: serve at 50 Hz with that sink alone, less the loop alone.
     var sinks: [(String, Double)] = []
@@ -235,7 +246,8 @@ func runLiveBenchmarks() {
     let logBinary = benchLogBinary()
     let logFloor = benchCFloorLog()
     reportBudget(floor50: floor50, floor100: floor100, loop: loop, serve: serve, sinks: sinks, log: log,
-                 binary: binary, cFloor: cFloor, logBinary: logBinary, logFloor: logFloor)
+                 binary: binary, cFloor: cFloor, logBinary: logBinary, logFloor: logFloor,
+                 coldSample: coldSample, coldPipeline: coldPipeline)
 }
 
 /// The sinks of `live.serve_50hz`, each measured alone (`live.serve_sink.NAME`).
@@ -313,6 +325,88 @@ private func benchSimulatorPerSample() {
     ]))
 }
 
+/// A simulated sensor as serve opens it (the chip at 50 Hz), on a manual clock, and a reader of it
+/// on that clock; nil, said, when it cannot be opened.
+private func manualSimulatedReader(_ name: String) -> (reader: MagnetometerReader, clock: ManualClock, step: Double)? {
+    let clock = ManualClock(0)
+    let sensors = LiveRequest(sensors: SensorSelection(simulate: true), gnss: .none).sampled(forUpdateRate: 50).sensors
+    guard let source = try? sensors.open(time: clock) else {
+        print("\(name): cannot open the simulated sensor")
+        return nil
+    }
+    let reader = source.makeReader(clock: ReaderClock(monotonic: { clock.monotonic() }, wall: { clock.wall() },
+                                                      sleep: { clock.advance(by: $0) }))
+    return (reader, clock, 1 / source.magnetometer.info.outputRate)
+}
+
+/// Wakes at 50 Hz as the live loop sleeps, in one-second blocks that alternate between bare
+/// wake-ups and wake-ups that run `work` once (see `live.cold_sample`), and reports the CPU per wake
+/// of each and their difference. Returns the µs per wake above a bare one.
+private func benchColdWork(_ name: String, note: String, work: () -> Void) -> Double {
+    let signals = SignalWatcher()
+    let rate = 50.0
+    let blocks = max(2, Int(liveSeconds() / 2))
+    var seconds = (bare: 0.0, busy: 0.0)
+    var wakes = (bare: 0, busy: 0)
+    for _ in 0..<blocks {
+        for busy in [false, true] {
+            let cpu = threadCPUSeconds()
+            let start = Clock.monotonic()
+            for k in 1...Int(rate) {
+                let wait = start + Double(k) / rate - Clock.monotonic()
+                if wait > 0 { signals.wait(seconds: wait) }
+                if busy { work() }
+            }
+            let used = threadCPUSeconds() - cpu
+            if busy { seconds.busy += used; wakes.busy += Int(rate) } else { seconds.bare += used; wakes.bare += Int(rate) }
+        }
+    }
+    let busy = seconds.busy * 1e6 / Double(wakes.busy), bare = seconds.bare * 1e6 / Double(wakes.bare)
+    report.add(BenchResult(name: name, nsPerOp: (busy - bare) * 1000, iterations: wakes.busy, extra: [
+        ("us_above_wake", fixed(busy - bare, 1)), ("us_per_wake", fixed(busy, 1)), ("wake_floor_us", fixed(bare, 1)),
+        ("note", "\"\(note)\""),
+    ]))
+    return busy - bare
+}
+
+/// `live.cold_sample`: one simulated sample read through the reader after each 50 Hz wake-up.
+private func benchColdSample() -> Double? {
+    guard report.shouldRun("live.cold_sample"), let (reader, clock, step) = manualSimulatedReader("live.cold_sample") else { return nil }
+    var samples = 0
+    let us = benchColdWork("live.cold_sample", note: "one simulated sample read cold after each 50 Hz wake-up") {
+        clock.advance(by: step)
+        if reader.poll() != nil { samples += 1 }
+    }
+    blackHole(samples)
+    return us
+}
+
+/// `live.cold_pipeline`: one `HeadingPipeline.process` (serve's pipeline) of a sample read before,
+/// after each 50 Hz wake-up.
+private func benchColdPipeline() -> Double? {
+    guard report.shouldRun("live.cold_pipeline"), let (reader, clock, step) = manualSimulatedReader("live.cold_pipeline") else { return nil }
+    let runtime = benchRuntime("serve")
+    let request = LiveRequest(sensors: SensorSelection(simulate: true), gnss: .none).sampled(forUpdateRate: 50)
+    guard let live = try? LiveSession.open(request, runtime: runtime, inbox: ControlInbox(runtime.events)) else {
+        print("live.cold_pipeline: cannot open the simulated sensor")
+        return nil
+    }
+    var samples: [MagnetometerSample] = []
+    let needed = 50 * 2 * max(2, Int(liveSeconds() / 2)) + 10
+    while samples.count < needed {
+        clock.advance(by: step)
+        if let sample = reader.poll() { samples.append(sample) }
+    }
+    var next = 0
+    var sum = 0.0
+    let us = benchColdWork("live.cold_pipeline", note: "one HeadingPipeline.process of a sample read before, cold after each 50 Hz wake-up") {
+        if let estimate = live.pipeline.process(samples[next]) { sum += estimate.magneticHeading }
+        next += 1
+    }
+    blackHole(sum)
+    return us
+}
+
 /// `serve` at 50 Hz in process with real sockets: all four sinks (`live.serve_50hz`), or one alone
 /// (`live.serve_sink.NAME`, its cost: CPU per update less the loop alone's). Returns µs per update.
 @discardableResult
@@ -366,7 +460,8 @@ private func benchServeLive(only: ServeSinkChoice? = nil) -> Double? {
 /// `live.budget`: the goals as µs per update against what this machine's bare wake-up costs, the
 /// loop alone, each sink and the whole, so a goal missed shows where its budget went.
 private func reportBudget(floor50: Double?, floor100: Double?, loop: Double?, serve: Double?, sinks: [(String, Double)], log: Double?,
-                          binary: Double?, cFloor: Double?, logBinary: Double?, logFloor: Double?) {
+                          binary: Double?, cFloor: Double?, logBinary: Double?, logFloor: Double?,
+                          coldSample: Double?, coldPipeline: Double?) {
     guard report.shouldRun("live.budget") else { return }
     var extra: [(String, String)] = [("serve_budget_us_per_update", "200"), ("log_budget_us_per_row", "50")]
     if let binary { extra.append(("serve_binary_us", fixed(binary, 1))) }
@@ -374,6 +469,8 @@ private func reportBudget(floor50: Double?, floor100: Double?, loop: Double?, se
     if let binary, let cFloor { extra.append(("serve_above_c_floor_us", fixed(binary - cFloor, 1))) }
     if let floor50 { extra.append(("wake_us_50hz", fixed(floor50, 1))) }
     if let loop { extra.append(("loop_alone_us", fixed(loop, 1))) }
+    if let coldSample { extra.append(("cold_sample_us", fixed(coldSample, 1))) }
+    if let coldPipeline { extra.append(("cold_pipeline_us", fixed(coldPipeline, 1))) }
     for (sink, us) in sinks {
         extra.append(("sink_\(sink)_us", loop.map { fixed(us - $0, 1) } ?? fixed(us, 1)))
     }
