@@ -14,7 +14,8 @@
 //   any sink, wake-ups included.
 // - `live.simulator_sample`: the simulator's own share, per sample: the emulated chips and world
 //   model read through the reader on a manual clock (no waiting, no pipeline). On a Pi this is an
-//   I²C transaction instead.
+//   I²C transaction instead. `samples_digest` is a digest of the bits of the first 20,000 samples
+//   serve's reader gets from the simulator: a change that keeps it keeps the samples bit-identical.
 // - `live.wake_floor_50hz`, `live.wake_floor_100hz`: a bare wake-up (a timed `sigtimedwait`, as
 //   the loop sleeps) at that rate with nothing done: the least an update or a row can cost here.
 // - `live.cold_sample`, `live.cold_pipeline`: the work of an update run COLD, as serve runs it after
@@ -320,9 +321,33 @@ private func benchSimulatorPerSample() {
         }
     }
     report.add(BenchResult(name: "live.simulator_sample", nsPerOp: ns, iterations: samples, extra: [
-        ("chip_hz", plain(source.magnetometer.info.outputRate)),
+        ("chip_hz", plain(source.magnetometer.info.outputRate)), ("samples_digest", "\"\(simulatedSamplesDigest())\""),
         ("note", "\"emulated chips + world model per sample, through the reader; no waiting\""),
     ]))
+}
+
+/// The digest (FNV-1a, 64 bits, hex) of the bits of the first 20,000 samples (times, field,
+/// acceleration, rotation rate) the simulator gives serve's reader on a manual clock: equal before
+/// and after a change to the simulator or the reader when their samples are bit-identical.
+private func simulatedSamplesDigest() -> String {
+    guard let (reader, clock, step) = manualSimulatedReader("live.simulator_sample") else { return "none" }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    func mix(_ x: Double) {
+        var bits = x.bitPattern
+        for _ in 0..<8 {
+            hash = (hash ^ (bits & 0xFF)) &* 0x100_0000_01b3
+            bits >>= 8
+        }
+    }
+    for _ in 0..<20_000 {
+        clock.advance(by: step)
+        guard let s = reader.poll() else { mix(-1); continue }
+        for x in [s.monotonic, s.wall, s.field.x, s.field.y, s.field.z] { mix(x) }
+        for v in [s.acceleration, s.rotationRate] {
+            if let v { mix(v.x); mix(v.y); mix(v.z) } else { mix(-2) }
+        }
+    }
+    return String(hash, radix: 16)
 }
 
 /// A simulated sensor as serve opens it (the chip at 50 Hz), on a manual clock, and a reader of it
