@@ -36,26 +36,53 @@ public enum I2CTransaction: Equatable, Sendable, CustomStringConvertible {
 /// ```
 public final class EmulatedI2CBus: I2CBus {
     public let busNumber: Int
-    private var devices: [I2CAddress: any RegisterDevice] = [:]
+    /// What transactions read and change: the devices, the trace and the fault plan, in one value.
+    /// Not checked for exclusivity at run time (a dozen checks a sample, each through the runtime's
+    /// access set): it is private, the bus is not Sendable, and no access to it calls out of the
+    /// bus (a device is called, and the fault plan's clock read, only after the access that found
+    /// it ended), so nothing can reach the bus again during one.
+    @exclusivity(unchecked) private var state = State()
+
+    private struct State {
+        /// The devices attached, by address. A bus holds a few: a look along them is cheaper than a
+        /// dictionary's hashing, at every transaction.
+        var devices: [(address: I2CAddress, device: any RegisterDevice)] = []
+        var trace: [I2CTransaction] = []
+        var recordsTrace = true
+        var faults = I2CFaultPlan()
+    }
+
     /// Every transaction that reached the bus, in order (including failed ones).
-    public private(set) var trace: [I2CTransaction] = []
+    public var trace: [I2CTransaction] { state.trace }
     /// Whether to record transactions (turn off for long simulations).
-    public var recordsTrace = true
+    public var recordsTrace: Bool {
+        get { state.recordsTrace }
+        set { state.recordsTrace = newValue }
+    }
     /// Faults to inject; see `I2CFaultPlan`.
-    public var faults = I2CFaultPlan()
+    public var faults: I2CFaultPlan {
+        get { state.faults }
+        set { state.faults = newValue }
+    }
 
     public init(busNumber: Int = 1) { self.busNumber = busNumber }
 
     /// Attaches a device at a 7-bit address (replacing any device there).
-    public func attach(_ device: any RegisterDevice, at address: I2CAddress) { devices[address] = device }
+    public func attach(_ device: any RegisterDevice, at address: I2CAddress) {
+        if let i = slot(of: address) { state.devices[i].device = device } else { state.devices.append((address, device)) }
+    }
 
     /// Removes the device at an address.
-    public func detach(_ address: I2CAddress) { devices[address] = nil }
+    public func detach(_ address: I2CAddress) {
+        if let i = slot(of: address) { state.devices.remove(at: i) }
+    }
 
     /// The device at an address, for tests that need to poke it.
-    public func device(at address: I2CAddress) -> (any RegisterDevice)? { devices[address] }
+    public func device(at address: I2CAddress) -> (any RegisterDevice)? { slot(of: address).map { state.devices[$0].device } }
 
-    public func clearTrace() { trace.removeAll() }
+    private func slot(of address: I2CAddress) -> Int? { state.devices.firstIndex { $0.address == address } }
+
+    public func clearTrace() { state.trace.removeAll() }
 
     public func writeRegister(address: I2CAddress, register: UInt8, value: UInt8) throws(I2CError) {
         try device(for: .write(address: address, register: register, value: value), at: address)
@@ -64,7 +91,8 @@ public final class EmulatedI2CBus: I2CBus {
 
     public func readRegisters(address: I2CAddress, start: UInt8, count: Int) throws(I2CError) -> [UInt8] {
         let chip = try device(for: .read(address: address, start: start, count: count), at: address)
-        return faults.apply(to: chip.read(start: start, count: count))
+        let bytes = chip.read(start: start, count: count)
+        return state.faults.garbles ? state.faults.apply(to: bytes) : bytes
     }
 
     /// One register, as `readRegisters(count: 1)` reads it (a fault plan garbles only longer reads),
@@ -76,9 +104,14 @@ public final class EmulatedI2CBus: I2CBus {
     /// Every transaction's start: recorded in the trace, then failed by the fault plan or by no
     /// device at the address (no acknowledge); else the device that answers it.
     private func device(for transaction: I2CTransaction, at address: I2CAddress) throws(I2CError) -> any RegisterDevice {
-        if recordsTrace { trace.append(transaction) }
-        if let error = faults.nextError(bus: busNumber, address: address) { throw error }
-        guard let device = devices[address] else { throw .noAcknowledge(bus: busNumber, address: address) }
-        return device
+        if state.recordsTrace { state.trace.append(transaction) }
+        if state.faults.isArmed {
+            // The plan's clock (the owner's closure) is read outside any access to the state.
+            let clock = state.faults.now
+            let time = state.faults.needsTime(address) ? clock() : 0
+            if let error = state.faults.nextError(bus: busNumber, address: address, now: time) { throw error }
+        }
+        for slot in state.devices where slot.address == address { return slot.device }
+        throw .noAcknowledge(bus: busNumber, address: address)
     }
 }

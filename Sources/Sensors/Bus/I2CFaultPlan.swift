@@ -38,6 +38,9 @@ public struct I2CFaultPlan: Sendable {
         self.garble = garble
     }
 
+    /// True when a garble is pending (`apply(to:)` has something to do).
+    var garbles: Bool { garbleRemaining > 0 }
+
     /// The bytes of a read, garbled when a garble is pending and the read is a multi-byte one.
     mutating func apply(to bytes: [UInt8]) -> [UInt8] {
         guard garbleRemaining > 0, bytes.count >= 6, let garble else { return bytes }
@@ -60,7 +63,15 @@ public struct I2CFaultPlan: Sendable {
 
     private init(now: @escaping @Sendable () -> Double) { self.now = now }
 
-    mutating func nextError(bus: Int, address: I2CAddress) -> I2CError? {
+    /// True when a transaction may fail (`nextError` has something to look at).
+    var isArmed: Bool { nakRemaining > 0 || timeoutRemaining > 0 || !vanished.isEmpty }
+
+    /// True when `nextError` for `address` needs the time (the device has vanished).
+    func needsTime(_ address: I2CAddress) -> Bool { vanished[address] != nil }
+
+    /// The fault the next transaction with `address` meets, if any; `now` is the time on `now()`
+    /// (read by the caller, only when `needsTime` says so).
+    mutating func nextError(bus: Int, address: I2CAddress, now time: Double) -> I2CError? {
         if nakRemaining > 0 {
             nakRemaining -= 1
             return .noAcknowledge(bus: bus, address: address)
@@ -70,7 +81,7 @@ public struct I2CFaultPlan: Sendable {
             return .timeout(bus: bus, address: address)
         }
         if let until = vanished[address] {
-            if now() < until { return .noAcknowledge(bus: bus, address: address) }
+            if time < until { return .noAcknowledge(bus: bus, address: address) }
             vanished[address] = nil
         }
         return nil
