@@ -35,10 +35,9 @@ public struct AccelerometerSampler: Sendable {
     /// Acceleration (g) and rotation rate (°/s), chip axes, when a sample is due now, else nil.
     public mutating func motionIfDue() -> (acceleration: Vector3, rotationRate: Vector3)? {
         let now = physics.now()
-        guard let g = sampleIfDue() else { return nil }
-        let rate = gyroSchedule.addingNoise(to: forcedRotationRate ?? physics.rotationRate(now),
-                                            rms: Vector3(gyroNoise, gyroNoise, gyroNoise))
-        return (g, rate)
+        guard isDue(at: now) else { return nil }
+        return (noisyAcceleration(forced ?? physics.acceleration(now)),
+                noisyRotationRate(forcedRotationRate ?? physics.rotationRate(now)))
     }
 
     /// Sets the output data rate (restarts the sample grid).
@@ -50,8 +49,22 @@ public struct AccelerometerSampler: Sendable {
     /// The next sample in g when one is due now, else nil.
     public mutating func sampleIfDue() -> Vector3? {
         let now = physics.now()
-        guard schedule.isDue(at: now) else { return nil }
-        return schedule.addingNoise(to: forced ?? physics.acceleration(now), rms: Vector3(noise, noise, noise))
+        guard isDue(at: now) else { return nil }
+        return noisyAcceleration(forced ?? physics.acceleration(now))
+    }
+
+    /// True (and the sample grid advanced) when a sample is due at `t`. With `noisyAcceleration`
+    /// and `noisyRotationRate`, the parts of a sample that do not call the physics.
+    public mutating func isDue(at t: Double) -> Bool { schedule.isDue(at: t) }
+
+    /// `truth` (g) with the accelerometer's noise added.
+    public mutating func noisyAcceleration(_ truth: Vector3) -> Vector3 {
+        schedule.addingNoise(to: truth, rms: Vector3(noise, noise, noise))
+    }
+
+    /// `truth` (°/s) with the gyroscope's noise added (its own stream).
+    public mutating func noisyRotationRate(_ truth: Vector3) -> Vector3 {
+        gyroSchedule.addingNoise(to: truth, rms: Vector3(gyroNoise, gyroNoise, gyroNoise))
     }
 }
 
@@ -59,10 +72,17 @@ public struct AccelerometerSampler: Sendable {
 /// left-justified (a `bits`-wide count fills the top bits of its word), in the chip's byte order.
 func storeAccelerometerWords(_ g: Vector3, perG: Double, bits: Int, littleEndian: Bool,
                              into registers: inout [UInt8], at start: Int) {
+    var span = registers.mutableSpan
+    storeAccelerometerWords(g, perG: perG, bits: bits, littleEndian: littleEndian, into: &span, at: start)
+}
+
+/// `storeAccelerometerWords` into any register file (an emulator's fixed-size one).
+func storeAccelerometerWords(_ g: Vector3, perG: Double, bits: Int, littleEndian: Bool,
+                             into registers: inout MutableSpan<UInt8>, at start: Int) {
     for axis in 0..<3 {
-        let word = wordBytes(accelerometerCounts(g[axis], perG: perG, bits: bits) << (16 - bits), littleEndian: littleEndian)
-        registers[start + 2 * axis] = word[0]
-        registers[start + 2 * axis + 1] = word[1]
+        let word = wordPair(accelerometerCounts(g[axis], perG: perG, bits: bits) << (16 - bits), littleEndian: littleEndian)
+        registers[start + 2 * axis] = word.first
+        registers[start + 2 * axis + 1] = word.second
     }
 }
 

@@ -35,7 +35,7 @@ public final class ICM20948AccelerometerCore: AccelerometerEmulatorBase, Registe
         bank0[Int(R.powerManagement1)] = 0x41   // asleep, auto clock
         bank2[Int(B2.accelConfig)] = 0x01
         bank = 0
-        sampler.reset()
+        resetSampler()
         updateRate()
     }
 
@@ -45,7 +45,7 @@ public final class ICM20948AccelerometerCore: AccelerometerEmulatorBase, Registe
 
     private func updateRate() {
         let divider = Int(bank2[Int(B2.accelRateDivider1)] & 0x0F) << 8 | Int(bank2[Int(B2.accelRateDivider2)])
-        sampler.setRate(1125 / (1 + Double(divider)))
+        setSampleRate(1125 / (1 + Double(divider)))
     }
 
     public func write(register: UInt8, value: UInt8) {
@@ -89,7 +89,7 @@ public final class ICM20948AccelerometerCore: AccelerometerEmulatorBase, Registe
     }
 
     private func updateSample() {
-        guard !asleep, accelerometerOn, let motion = sampler.motionIfDue() else { return }
+        guard !asleep, accelerometerOn, let motion = motionIfDue() else { return }
         let range = ICM20948Accelerometer.Range(rawValue: (bank2[Int(B2.accelConfig)] >> 1) & 0b11) ?? .g2
         storeAccelerometerWords(motion.acceleration, perG: range.countsPerG, bits: 16, littleEndian: false,
                                 into: &bank0, at: Int(R.accelXHigh))

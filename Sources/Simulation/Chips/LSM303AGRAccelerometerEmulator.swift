@@ -25,7 +25,7 @@ public final class LSM303AGRAccelerometerEmulator: AccelerometerEmulatorBase, Re
         registers = [UInt8](repeating: 0, count: 0x40)
         registers[Int(R.whoAmI)] = LSM303AGRAccelerometer.identity
         registers[Int(R.control1)] = 0x07   // power-down, axes enabled
-        sampler.reset()
+        resetSampler()
     }
 
     private var odr: Double {
@@ -38,7 +38,7 @@ public final class LSM303AGRAccelerometerEmulator: AccelerometerEmulatorBase, Re
         else { return }
         if reg == R.control5 && value & 0x80 != 0 { reset(); return }   // BOOT reloads the defaults
         registers[Int(reg)] = value
-        if reg == R.control1 { sampler.setRate(odr) }
+        if reg == R.control1 { setSampleRate(odr) }
     }
 
     public func read(start: UInt8, count: Int) -> [UInt8] {
@@ -56,7 +56,7 @@ public final class LSM303AGRAccelerometerEmulator: AccelerometerEmulatorBase, Re
     }
 
     private func updateSample() {
-        guard odr > 0, let g = sampler.sampleIfDue() else { return }
+        guard odr > 0, let g = accelerationIfDue() else { return }
         let control4 = registers[Int(R.control4)]
         let range = LSM303AGRAccelerometer.Range(rawValue: (control4 >> 4) & 0b11) ?? .g2
         let highResolution = control4 & 0x08 != 0

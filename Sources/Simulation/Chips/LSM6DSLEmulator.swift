@@ -31,7 +31,7 @@ public final class LSM6DSLEmulator: STMotionEmulatorBase, RegisterDevice {
         registers = [UInt8](repeating: 0, count: 0x80)
         registers[Int(R.whoAmI)] = model.identity
         registers[Int(R.control3C)] = LSM6DSL.Control3.autoIncrement
-        sampler.reset()
+        resetSampler()
     }
 
     private var accelerometerCode: Int { Int(registers[Int(R.control1XL)] >> 4) }
@@ -40,7 +40,7 @@ public final class LSM6DSLEmulator: STMotionEmulatorBase, RegisterDevice {
     private func updateRate() {
         let code = accelerometerCode != 0 ? accelerometerCode : gyroCode
         let rate = code < LSM6DSL.rates.count ? LSM6DSL.rates[code] : 0
-        if rate > 0 { sampler.setRate(rate) } else { sampler.reset() }
+        if rate > 0 { setSampleRate(rate) } else { resetSampler() }
     }
 
     public func write(register: UInt8, value: UInt8) {

@@ -30,7 +30,7 @@ public final class LSM9DS1AccelGyroEmulator: STMotionEmulatorBase, RegisterDevic
         registers[Int(R.control4)] = LSM9DS1AccelGyro.allAxes
         registers[Int(R.control5XL)] = LSM9DS1AccelGyro.allAxes
         registers[Int(R.control8)] = LSM9DS1AccelGyro.Control8.autoIncrement
-        sampler.reset()
+        resetSampler()
     }
 
     private var gyroRate: UInt8 { registers[Int(R.control1G)] >> 5 }
@@ -41,7 +41,7 @@ public final class LSM9DS1AccelGyroEmulator: STMotionEmulatorBase, RegisterDevic
         // ODR_XL alone: 10, 50, 119 … Hz; with the gyro on, the gyro's 14.9, 59.5, 119 … Hz.
         let accelOnly: [Double] = [0, 10, 50, 119, 238, 476, 952, 0]
         let rate = gyroRate != 0 ? (LSM9DS1AccelGyro.Rate(rawValue: code)?.hertz ?? 0) : accelOnly[Int(code)]
-        if rate > 0 { sampler.setRate(rate) } else { sampler.reset() }
+        if rate > 0 { setSampleRate(rate) } else { resetSampler() }
     }
 
     public func write(register: UInt8, value: UInt8) {

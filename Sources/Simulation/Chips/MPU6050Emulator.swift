@@ -19,7 +19,13 @@ import Sensors
 /// ```
 public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
     typealias R = MPU6050.Register
-    public private(set) var registers = [UInt8](repeating: 0, count: 0x80)
+    /// The register file (0x00–0x7F).
+    public var registers: [UInt8] { (0..<file.count).map { file[$0] } }
+    /// The register file. Not checked for exclusivity at run time (a check at every register
+    /// read and write, each through the runtime's access set): it is private, the emulator is not
+    /// Sendable, and no access to it calls out of the emulator (the physics, and the bus when the
+    /// bypass changes, are called between accesses), so nothing can reach it again during one.
+    @exclusivity(unchecked) private var file = InlineArray<0x80, UInt8>(repeating: 0)
     public let model: MPU6050.Model
     private weak var bus: EmulatedI2CBus?
     /// The AK8963 behind the bypass (MPU-9250) and the address it answers at.
@@ -43,8 +49,8 @@ public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
 
     /// Whether the auxiliary bus is connected to the main bus now.
     public var bypassActive: Bool {
-        !asleep && registers[Int(R.userControl)] & BypassHost.masterEnable == 0
-            && registers[Int(R.interruptPinConfig)] & BypassHost.bypassEnable != 0
+        !asleep && file[Int(R.userControl)] & BypassHost.masterEnable == 0
+            && file[Int(R.interruptPinConfig)] & BypassHost.bypassEnable != 0
     }
 
     private func updateBypass() {
@@ -57,60 +63,85 @@ public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
     }
 
     private func reset() {
-        registers = [UInt8](repeating: 0, count: 0x80)
-        registers[Int(R.whoAmI)] = model.identities[0]
-        registers[Int(R.powerManagement1)] = model == .mpu6050 ? 0x40 : 0x01   // MPU-6050 asleep after power-on
-        sampler.reset()
+        file = InlineArray(repeating: 0)
+        file[Int(R.whoAmI)] = model.identities[0]
+        file[Int(R.powerManagement1)] = model == .mpu6050 ? 0x40 : 0x01   // MPU-6050 asleep after power-on
+        resetSampler()
         updateRate()
         updateBypass()
     }
 
-    private var asleep: Bool { registers[Int(R.powerManagement1)] & 0x40 != 0 }
+    private var asleep: Bool { file[Int(R.powerManagement1)] & 0x40 != 0 }
 
     private func updateRate() {
-        let dlpf = registers[Int(R.config)] & 0x07
+        let dlpf = file[Int(R.config)] & 0x07
         let base: Double = (dlpf == 0 || dlpf == 7) ? 8000 : 1000
-        let rate = base / (1 + Double(registers[Int(R.sampleRateDivider)]))
-        sampler.setRate(min(rate, 1000))   // the accelerometer itself updates at most at 1 kHz
+        let rate = base / (1 + Double(file[Int(R.sampleRateDivider)]))
+        setSampleRate(min(rate, 1000))   // the accelerometer itself updates at most at 1 kHz
     }
 
     public func write(register: UInt8, value: UInt8) {
-        guard Int(register) < registers.count, register != R.whoAmI else { return }
+        guard Int(register) < file.count, register != R.whoAmI else { return }
         if register == R.powerManagement1 && value & 0x80 != 0 { reset(); return }
         if (R.accelXHigh...0x48).contains(register) || register == R.interruptStatus { return }  // read-only
-        registers[Int(register)] = value
+        file[Int(register)] = value
         if register == R.config || register == R.sampleRateDivider { updateRate() }
         if register == R.powerManagement1 || register == R.userControl || register == R.interruptPinConfig { updateBypass() }
     }
 
+    /// A block read: the pointer auto-increments. The first of INT_STATUS, ACCEL_XOUT_H and
+    /// GYRO_XOUT_H it reads latches a sample when one is due, once for the block: the chip does not
+    /// update its data registers during a burst read, so its bytes are of one sampling instant.
     public func read(start: UInt8, count: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(count)
-        var reg = Int(start)
-        for _ in 0..<count {
-            out.append(readByte(reg))
-            reg += 1
+        let n = max(0, count)
+        var latched = false
+        return [UInt8](unsafeUninitializedCapacity: n) { bytes, initialized in
+            for i in 0..<n {
+                let reg = Int(start) + i
+                if !latched && Self.latches(reg) {
+                    updateSample()
+                    latched = true
+                }
+                bytes[i] = readByte(reg)
+            }
+            initialized = n
         }
-        return out
     }
 
-    public func readRegister(_ register: UInt8) -> UInt8 { readByte(Int(register)) }
+    public func readRegister(_ register: UInt8) -> UInt8 {
+        if Self.latches(Int(register)) { updateSample() }
+        return readByte(Int(register))
+    }
 
-    /// One register read by the bus master, with its side effects.
+    /// Whether reading `reg` latches a due sample first.
+    private static func latches(_ reg: Int) -> Bool {
+        reg == Int(R.interruptStatus) || reg == Int(R.accelXHigh) || reg == Int(R.gyroXHigh)
+    }
+
+    /// One register read by the bus master, with its side effect (INT_STATUS clears DATA_RDY_INT).
     private func readByte(_ reg: Int) -> UInt8 {
-        if reg == Int(R.interruptStatus) || reg == Int(R.accelXHigh) || reg == Int(R.gyroXHigh) { updateSample() }
-        let value = reg < registers.count ? registers[reg] : 0
-        if reg == Int(R.interruptStatus) { registers[reg] &= ~0x01 }   // read clears DATA_RDY_INT
+        guard reg < file.count else { return 0 }
+        let value = file[reg]
+        if reg == Int(R.interruptStatus) { file[reg] &= ~0x01 }
         return value
     }
 
     private func updateSample() {
-        guard !asleep, let motion = sampler.motionIfDue() else { return }
-        let range = MPU6050.Range(rawValue: (registers[Int(R.accelConfig)] >> 3) & 0b11) ?? .g2
-        storeAccelerometerWords(motion.acceleration, perG: range.countsPerG, bits: 16, littleEndian: false,
+        guard !asleep, let motion = motionIfDue() else { return }
+        let range = MPU6050.Range(rawValue: (file[Int(R.accelConfig)] >> 3) & 0b11) ?? .g2
+        let gyroRange = MPU6050.GyroRange(rawValue: (file[Int(R.gyroConfig)] >> 3) & 0b11) ?? .dps250
+        Self.store(motion, countsPerG: range.countsPerG, countsPerDegreePerSecond: gyroRange.countsPerDegreePerSecond,
+                   into: &file)
+    }
+
+    /// A sample into the data registers (big-endian words: acceleration, 25 °C, rotation rate) and
+    /// DATA_RDY_INT set when its interrupt is enabled.
+    private static func store(_ motion: (acceleration: Vector3, rotationRate: Vector3), countsPerG: Double,
+                              countsPerDegreePerSecond: Double, into file: inout InlineArray<0x80, UInt8>) {
+        var registers = file.mutableSpan
+        storeAccelerometerWords(motion.acceleration, perG: countsPerG, bits: 16, littleEndian: false,
                                 into: &registers, at: Int(R.accelXHigh))
-        let gyroRange = MPU6050.GyroRange(rawValue: (registers[Int(R.gyroConfig)] >> 3) & 0b11) ?? .dps250
-        storeAccelerometerWords(motion.rotationRate, perG: gyroRange.countsPerDegreePerSecond, bits: 16,
+        storeAccelerometerWords(motion.rotationRate, perG: countsPerDegreePerSecond, bits: 16,
                                 littleEndian: false, into: &registers, at: Int(R.gyroXHigh))
         let temperature = UInt16(bitPattern: Int16((25 - 36.53) * 340))   // 25 °C
         registers[0x41] = UInt8(temperature >> 8)

@@ -89,7 +89,13 @@ func clampedCount(_ value: Double, _ range: ClosedRange<Int>) -> Int {
 
 /// A 16-bit word as register bytes.
 func wordBytes(_ value: Int, littleEndian: Bool) -> [UInt8] {
+    let (first, second) = wordPair(value, littleEndian: littleEndian)
+    return [first, second]
+}
+
+/// A 16-bit word's two register bytes, in the order the chip stores them.
+func wordPair(_ value: Int, littleEndian: Bool) -> (first: UInt8, second: UInt8) {
     let word = UInt16(bitPattern: Int16(truncatingIfNeeded: value))
     let low = UInt8(word & 0xFF), high = UInt8(word >> 8)
-    return littleEndian ? [low, high] : [high, low]
+    return littleEndian ? (low, high) : (high, low)
 }

@@ -85,7 +85,7 @@ public class STMotionEmulatorBase: AccelerometerEmulatorBase {
     var scales: Scales? { nil }
 
     public func read(start: UInt8, count: Int) -> [UInt8] {
-        if let scales, let motion = sampler.motionIfDue() {
+        if let scales, let motion = motionIfDue() {
             outputs.store(motion, countsPerG: scales.countsPerG, countsPerDegreePerSecond: scales.countsPerDegreePerSecond,
                           into: &registers)
         }

@@ -10,8 +10,14 @@ import Sensors
 /// accel.noise = 0                                    // exact readings
 /// ```
 public class AccelerometerEmulatorBase {
-    /// When a sample is due and what it reads (g, chip axes, with noise).
-    var sampler: AccelerometerSampler
+    /// The physics the samples measure (the sampler's).
+    private let physics: PhysicsSource
+    /// When a sample is due and what it reads (g, chip axes, with noise). Not checked for exclusivity
+    /// at run time (two checks a sample, each through the runtime's access set): it is private, the
+    /// emulators are not Sendable, and no access to it calls out of the emulator (the physics is
+    /// called between accesses, in `motionIfDue` and `accelerationIfDue`, never inside one), so
+    /// nothing can reach it again during one.
+    @exclusivity(unchecked) private var sampler: AccelerometerSampler
 
     /// RMS noise per axis in g.
     public var noise: Double {
@@ -35,7 +41,34 @@ public class AccelerometerEmulatorBase {
     }
 
     init(sampler: AccelerometerSampler) {
+        physics = sampler.physics
         self.sampler = sampler
+    }
+
+    /// Sets the output data rate (restarts the sample grid).
+    final func setSampleRate(_ hertz: Double) { sampler.setRate(hertz) }
+
+    /// Forgets the last sample (after a reset or a power-down).
+    final func resetSampler() { sampler.reset() }
+
+    /// Acceleration (g) and rotation rate (°/s), chip axes, with noise, when a sample is due now
+    /// (what `AccelerometerSampler.motionIfDue` gives), else nil.
+    final func motionIfDue() -> (acceleration: Vector3, rotationRate: Vector3)? {
+        let now = physics.now()
+        guard sampler.isDue(at: now) else { return nil }
+        let forced = (acceleration: sampler.forced, rotationRate: sampler.forcedRotationRate)
+        let acceleration = forced.acceleration ?? physics.acceleration(now)
+        let rotationRate = forced.rotationRate ?? physics.rotationRate(now)
+        return (sampler.noisyAcceleration(acceleration), sampler.noisyRotationRate(rotationRate))
+    }
+
+    /// The acceleration (g, chip axes, with noise) when a sample is due now (what
+    /// `AccelerometerSampler.sampleIfDue` gives), else nil.
+    final func accelerationIfDue() -> Vector3? {
+        let now = physics.now()
+        guard sampler.isDue(at: now) else { return nil }
+        let forced = sampler.forced
+        return sampler.noisyAcceleration(forced ?? physics.acceleration(now))
     }
 }
 
