@@ -38,7 +38,7 @@ enum InvenSenseMotion {
         guard let g = RegisterBytes.unsaturatedVector(bytes, littleEndian: false, scale: 1 / accelerometer.countsPerG)
         else { throw .accelerometerSaturated(kind) }
         guard bytes.count >= gyroOffset + 6,
-              let rate = RegisterBytes.unsaturatedVector(Array(bytes[gyroOffset..<gyroOffset + 6]), littleEndian: false,
+              let rate = RegisterBytes.unsaturatedVector(bytes, at: gyroOffset, littleEndian: false,
                                                          scale: 1 / gyro.countsPerDegreePerSecond)
         else { throw .gyroscopeSaturated(kind) }
         return MotionReading(acceleration: g, rotationRate: rate)

@@ -39,14 +39,21 @@ public final class MagnetometerReader {
     public let policy: ReaderPolicy
     private let clock: ReaderClock
 
-    public private(set) var status: ReaderStatus = .ok
-    public private(set) var counters = ReaderCounters()
+    // The two properties a sample changes that the compiler cannot prove unshared: not checked for
+    // exclusivity at run time (two checks a sample, each through the runtime's access set). Each
+    // access is a plain read, assignment or increment that calls nothing, and the reader is not
+    // Sendable, so no access can overlap another.
+    @exclusivity(unchecked) public private(set) var status: ReaderStatus = .ok
+    @exclusivity(unchecked) public private(set) var counters = ReaderCounters()
 
     /// When the reader was made (monotonic seconds): its first poll.
     public let start: Double
     /// The chip's sample period, seconds (from its output rate, within 1 ms … 100 ms): the
     /// interval between polls while samples come as expected.
     public let samplePeriod: Double
+    /// The chip's full scale (µT per axis, from its info when the reader was made): what a reading
+    /// must stay within to be plausible.
+    private let fullScale: Double
     /// After a poll that found nothing, the next comes this much later (an eighth of a period).
     public var retryInterval: Double { samplePeriod / 8 }
     /// Every this many samples, the next is looked for `retryInterval` early (a fast chip), while
@@ -93,6 +100,7 @@ public final class MagnetometerReader {
         let period = rate.isFinite && rate > 0 ? 1 / rate : 0.1
         samplePeriod = min(max(period, 0.001), 0.1)
         gridPeriod = samplePeriod
+        fullScale = magnetometer.info.fullScale
         start = clock.monotonic()
         nextAttempt = start
         lastDataTime = start
@@ -172,7 +180,7 @@ public final class MagnetometerReader {
             counters.droppedInvalid += 1
             return nil
         }
-        guard Self.isPlausible(raw, fullScale: magnetometer.info.fullScale) else {
+        guard Self.isPlausible(raw, fullScale: fullScale) else {
             // Bus garbage (bit flips, a saturated or rail-stuck word) that passed the chip's own checks.
             counters.droppedImplausible += 1
             return nil
@@ -306,6 +314,8 @@ public final class MagnetometerReader {
             if case .stuck = status { return }
             status = .stuck(since: sameSince)
             needsConfigure = true   // one re-initialisation, in case the chip is wedged
+        } else if case .ok = status {
+            // Already ok: nothing to write (a write destroys the old status's payload).
         } else {
             status = .ok
         }

@@ -30,16 +30,16 @@ enum RegisterBytes {
         Vector3(Double(x) * scale, Double(y) * scale, Double(z) * scale)
     }
 
-    /// X, Y, Z 16-bit words in `bytes[0..<6]` (low byte first when `littleEndian`) times `scale`.
-    /// Nil when `bytes` is short or any axis sits on a rail (saturated).
+    /// X, Y, Z 16-bit words in `bytes[offset..<offset + 6]` (low byte first when `littleEndian`)
+    /// times `scale`. Nil when `bytes` is short or any axis sits on a rail (saturated).
     @inlinable
-    static func unsaturatedVector(_ bytes: [UInt8], littleEndian: Bool, scale: Double) -> Vector3? {
-        guard bytes.count >= 6 else { return nil }
+    static func unsaturatedVector(_ bytes: [UInt8], at offset: Int = 0, littleEndian: Bool, scale: Double) -> Vector3? {
+        guard offset >= 0, bytes.count >= offset + 6 else { return nil }
         let x, y, z: Int16
         if littleEndian {
-            x = int16LE(bytes, 0); y = int16LE(bytes, 2); z = int16LE(bytes, 4)
+            x = int16LE(bytes, offset); y = int16LE(bytes, offset + 2); z = int16LE(bytes, offset + 4)
         } else {
-            x = int16BE(bytes, 0); y = int16BE(bytes, 2); z = int16BE(bytes, 4)
+            x = int16BE(bytes, offset); y = int16BE(bytes, offset + 2); z = int16BE(bytes, offset + 4)
         }
         if isSaturated(x) || isSaturated(y) || isSaturated(z) { return nil }
         return scaled(x, y, z, by: scale)

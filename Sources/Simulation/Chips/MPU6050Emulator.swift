@@ -93,19 +93,17 @@ public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
     /// GYRO_XOUT_H it reads latches a sample when one is due, once for the block: the chip does not
     /// update its data registers during a burst read, so its bytes are of one sampling instant.
     public func read(start: UInt8, count: Int) -> [UInt8] {
-        let n = max(0, count)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
         var latched = false
-        return [UInt8](unsafeUninitializedCapacity: n) { bytes, initialized in
-            for i in 0..<n {
-                let reg = Int(start) + i
-                if !latched && Self.latches(reg) {
-                    updateSample()
-                    latched = true
-                }
-                bytes[i] = readByte(reg)
+        for reg in Int(start)..<Int(start) + max(0, count) {
+            if !latched && Self.latches(reg) {
+                updateSample()
+                latched = true
             }
-            initialized = n
+            bytes.append(readByte(reg))
         }
+        return bytes
     }
 
     public func readRegister(_ register: UInt8) -> UInt8 {

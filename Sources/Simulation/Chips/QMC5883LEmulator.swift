@@ -69,17 +69,16 @@ public final class QMC5883LEmulator: RegisterDevice {
     /// A block read: the pointer auto-increments, and with ROL_PNT (control 2, bit 6) rolls over
     /// from the status register to 0x00.
     public func read(start: UInt8, count: Int) -> [UInt8] {
-        let n = max(0, count)
         let rollsOver = state.registers[Int(R.control2)] & 0x40 != 0
-        return [UInt8](unsafeUninitializedCapacity: n) { bytes, initialized in
-            var reg = Int(start)
-            for i in 0..<n {
-                bytes[i] = readByte(reg)
-                reg += 1
-                if rollsOver && reg > Int(R.status) { reg = 0 }
-            }
-            initialized = n
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        var reg = Int(start)
+        for _ in 0..<max(0, count) {
+            bytes.append(readByte(reg))
+            reg += 1
+            if rollsOver && reg > Int(R.status) { reg = 0 }
         }
+        return bytes
     }
 
     public func readRegister(_ register: UInt8) -> UInt8 { readByte(Int(register)) }
