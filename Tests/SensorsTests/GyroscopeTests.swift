@@ -71,6 +71,28 @@ struct GyroscopeTests {
         #expect(bus.trace == [.read(address: 0x69, start: 0x1A, count: 1), .read(address: 0x69, start: 0x2D, count: 12)])
     }
 
+    @Test("an MPU-6050 burst read is of one sampling instant, even when a sample falls due during it")
+    func burstReadHoldsOneInstant() throws {
+        // A clock that moves 6 ms at every reading: at 100 Hz a new sample falls due during the burst.
+        let clock = ManualClock(1)
+        let physics = PhysicsSource(now: { clock.advance(by: 0.006); return clock.now() },
+                                    magneticField: { _ in .zero },
+                                    acceleration: { t in Vector3((t - 1) / 10, 0, 1) },
+                                    rotationRate: { t in Vector3(100 * (t - 1), 0, 0) })
+        let bus = EmulatedI2CBus(busNumber: 1)
+        bus.attach(MPU6050Emulator(physics: physics, noise: 0, gyroNoise: 0), at: 0x68)
+        let imu = try MPU6050(bus: bus)
+        var times: [Double] = []
+        for _ in 0..<6 {
+            let motion = try #require(try imu.readMotionIfReady())
+            // Both from one instant t: the acceleration's x is (t − 1)/10 g, the rate's x 100 (t − 1) °/s.
+            let fromAcceleration = 1 + 10 * motion.acceleration.x, fromRate = 1 + motion.rotationRate!.x / 100
+            #expect(abs(fromAcceleration - fromRate) < 0.002, "acceleration at \(fromAcceleration), rate at \(fromRate)")
+            times.append(fromRate)
+        }
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 > $0 }, "each read a newer sample")
+    }
+
     @Test func decodesHandComputedWords() throws {
         // Accelerometer 0x4000 = 16384 = 1 g at ±2 g; gyro 0x0CCB = 3275 = 50 °/s, 0xF335 = −3275 at ±500 °/s.
         let bytes: [UInt8] = [0x40, 0x00, 0x00, 0x00, 0xC0, 0x00, 0x0B, 0xE0,
