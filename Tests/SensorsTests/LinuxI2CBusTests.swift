@@ -67,6 +67,26 @@ final class ScriptedCalls: I2CSystemCalls {
         #expect(!calls.log.contains { $0.contains("FORCE") })
     }
 
+    @Test("a register block is the same one block read as readRegisters makes")
+    func readsABlockThroughTheSameBlockRead() throws {
+        let calls = ScriptedCalls()
+        calls.registers = [0x03: 7, 0x04: 6, 0x05: 5, 0x06: 4]
+        let bus = try LinuxI2CBus(number: 1, calls: calls)
+        let block = try bus.readBlock(address: 0x0D, start: 0x03, count: 4)
+        #expect(Array(block) == [7, 6, 5, 4])
+        #expect(calls.log.suffix(1) == ["read block 0x03×4"])
+        #expect(throws: I2CError.unsupported(bus: 1, operation: "a 33-byte read")) {
+            try bus.readBlock(address: 0x0D, start: 0x00, count: 33)
+        }
+    }
+
+    @Test func aRegisterBlockHoldsAtMostThirtyTwoBytes() {
+        let block = RegisterBlock((0..<40).map { UInt8($0) })
+        #expect(block.count == RegisterBlock.capacity)
+        #expect(Array(block) == (0..<32).map { UInt8($0) })
+        #expect(RegisterBlock().isEmpty)
+    }
+
     @Test func fallsBackToByteReadsWithoutBlockSupport() throws {
         let calls = ScriptedCalls()
         calls.funcs = 0

@@ -33,8 +33,11 @@ public enum InvenSenseGyroRange: UInt8, CaseIterable, Sendable {
 /// gyroscope X, Y, Z, all big-endian 16-bit words. Shared by the MPU-6050/MPU-9250 (0x3B–0x48, gyro
 /// at +8 after the temperature) and the ICM-20948 (0x2D–0x38, gyro at +6).
 enum InvenSenseMotion {
-    static func decode(_ bytes: [UInt8], gyroOffset: Int, accelerometer: InvenSenseAccelerometerRange,
-                       gyro: InvenSenseGyroRange, kind: AccelerometerKind) throws(SensorError) -> MotionReading {
+    @inline(__always)
+    static func decode<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, gyroOffset: Int,
+                                                           accelerometer: InvenSenseAccelerometerRange, gyro: InvenSenseGyroRange,
+                                                           kind: AccelerometerKind) throws(SensorError) -> MotionReading
+        where Bytes.Index == Int {
         guard let g = RegisterBytes.unsaturatedVector(bytes, littleEndian: false, scale: 1 / accelerometer.countsPerG)
         else { throw .accelerometerSaturated(kind) }
         guard bytes.count >= gyroOffset + 6,

@@ -129,8 +129,8 @@ public final class MPU6050: Accelerometer {
     }
 
     public func readMotionIfReady() throws(SensorError) -> MotionReading? {
-        guard let bytes = try bus.readSampleIfReady(address: address, status: Register.interruptStatus, ready: 0x01,
-                                                    start: Register.accelXHigh, count: Self.motionBlock.count)
+        guard let bytes = try bus.readSampleBlockIfReady(address: address, status: Register.interruptStatus, ready: 0x01,
+                                                         start: Register.accelXHigh, count: Self.motionBlock.count)
         else { return nil }
         return try InvenSenseMotion.decode(bytes, gyroOffset: Self.motionBlock.gyroOffset, accelerometer: range,
                                            gyro: gyroRange, kind: model.kind)

@@ -7,10 +7,14 @@ public protocol RegisterDevice: AnyObject {
     /// A read of one register: what `read(start: register, count: 1)` returns (its default), for
     /// emulators that answer it without making an array.
     func readRegister(_ register: UInt8) -> UInt8
+    /// A read of at most 32 consecutive registers into a block: what `read(start:count:)` returns
+    /// (its default), for emulators that answer it without making an array.
+    func readBlock(start: UInt8, count: Int) -> RegisterBlock
 }
 
 extension RegisterDevice {
     public func readRegister(_ register: UInt8) -> UInt8 { read(start: register, count: 1).first ?? 0 }
+    public func readBlock(start: UInt8, count: Int) -> RegisterBlock { RegisterBlock(read(start: start, count: count)) }
 }
 
 /// One transaction on an emulated bus, recorded in order so tests can assert exact traces.
@@ -93,6 +97,14 @@ public final class EmulatedI2CBus: I2CBus {
         let chip = try device(for: .read(address: address, start: start, count: count), at: address)
         let bytes = chip.read(start: start, count: count)
         return state.faults.garbles ? state.faults.apply(to: bytes) : bytes
+    }
+
+    /// A block, as `readRegisters` reads it (the fault plan's garbling too), without the array
+    /// unless a garble is pending: the drivers read each sample's data with it.
+    public func readBlock(address: I2CAddress, start: UInt8, count: Int) throws(I2CError) -> RegisterBlock {
+        let chip = try device(for: .read(address: address, start: start, count: count), at: address)
+        let block = chip.readBlock(start: start, count: count)
+        return state.faults.garbles ? RegisterBlock(state.faults.apply(to: Array(block))) : block
     }
 
     /// One register, as `readRegisters(count: 1)` reads it (a fault plan garbles only longer reads),

@@ -115,22 +115,27 @@ public final class QMC5883L: Magnetometer {
 
     public func readIfReady() throws(SensorError) -> Vector3? {
         let status: UInt8
-        let bytes: [UInt8]
+        let bytes: RegisterBlock
         do {
             status = try bus.readRegister(address: address, register: Register.status)
             guard status & Status.dataReady != 0 else { return nil }
-            bytes = try bus.readRegisters(address: address, start: Register.dataXLSB, count: 6)
+            bytes = try bus.readBlock(address: address, start: Register.dataXLSB, count: 6)
         } catch { throw .bus(error) }
         if status & Status.overflow != 0 { throw .overflow(.qmc5883l) }
         return Self.decode(bytes, range: range)
     }
 
-    /// Raw little-endian X, Y, Z counts to µT (chip axes). `bytes` holds registers 0x00–0x05.
+    /// Raw little-endian X, Y, Z counts to µT (chip axes). `bytes` holds registers 0x00–0x05 (an
+    /// array, or the block the driver reads).
     @inlinable
-    public static func decode(_ bytes: [UInt8], range: Range) -> Vector3? {
+    public static func decode<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, range: Range) -> Vector3?
+        where Bytes.Index == Int {
         guard bytes.count >= 6 else { return nil }
         let scale = 100 / range.countsPerGauss   // µT per count (1 G = 100 µT)
-        func word(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8)) }
+        let first = bytes.startIndex
+        func word(_ i: Int) -> Double {
+            Double(Int16(bitPattern: UInt16(bytes[first + i]) | UInt16(bytes[first + i + 1]) << 8))
+        }
         return Vector3(word(0) * scale, word(2) * scale, word(4) * scale)
     }
 }

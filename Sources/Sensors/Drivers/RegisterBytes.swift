@@ -9,14 +9,14 @@ import Linear
 @usableFromInline
 enum RegisterBytes {
     /// A signed word stored low byte first at `bytes[index]`, `bytes[index + 1]`.
-    @inlinable
-    static func int16LE(_ bytes: [UInt8], _ index: Int) -> Int16 {
+    @inlinable @inline(__always)
+    static func int16LE<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ index: Int) -> Int16 where Bytes.Index == Int {
         Int16(bitPattern: UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8)
     }
 
     /// A signed word stored high byte first at `bytes[index]`, `bytes[index + 1]`.
-    @inlinable
-    static func int16BE(_ bytes: [UInt8], _ index: Int) -> Int16 {
+    @inlinable @inline(__always)
+    static func int16BE<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ index: Int) -> Int16 where Bytes.Index == Int {
         Int16(bitPattern: UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]))
     }
 
@@ -32,8 +32,9 @@ enum RegisterBytes {
 
     /// X, Y, Z 16-bit words in `bytes[offset..<offset + 6]` (low byte first when `littleEndian`)
     /// times `scale`. Nil when `bytes` is short or any axis sits on a rail (saturated).
-    @inlinable
-    static func unsaturatedVector(_ bytes: [UInt8], at offset: Int = 0, littleEndian: Bool, scale: Double) -> Vector3? {
+    @inlinable @inline(__always)
+    static func unsaturatedVector<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int = 0, littleEndian: Bool,
+                                                                       scale: Double) -> Vector3? where Bytes.Index == Int {
         guard offset >= 0, bytes.count >= offset + 6 else { return nil }
         let x, y, z: Int16
         if littleEndian {

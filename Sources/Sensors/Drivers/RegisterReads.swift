@@ -55,11 +55,29 @@ extension I2CBus {
     /// `start`. Nil when no new sample is ready; a reply shorter than `count` is `.shortRead`.
     func readSampleIfReady(address: I2CAddress, status: UInt8, ready: UInt8, start: UInt8, count: Int)
         throws(SensorError) -> [UInt8]? {
-        let bytes: [UInt8]
+        try readSample(address: address, status: status, ready: ready, count: count) { () throws(I2CError) in
+            try readRegisters(address: address, start: start, count: count)
+        }
+    }
+
+    /// `readSampleIfReady` into a `RegisterBlock` (at most 32 registers): no array per sample.
+    func readSampleBlockIfReady(address: I2CAddress, status: UInt8, ready: UInt8, start: UInt8, count: Int)
+        throws(SensorError) -> RegisterBlock? {
+        try readSample(address: address, status: status, ready: ready, count: count) { () throws(I2CError) in
+            try readBlock(address: address, start: start, count: count)
+        }
+    }
+
+    /// The status register, and when any bit of `ready` is set, the data `read` reads (at least `count` bytes).
+    /// Inlined into its two callers, so it is never run generic over the bytes' type.
+    @inline(__always)
+    private func readSample<Bytes: Collection<UInt8>>(address: I2CAddress, status: UInt8, ready: UInt8, count: Int,
+                                                      _ read: () throws(I2CError) -> Bytes) throws(SensorError) -> Bytes? {
+        let bytes: Bytes
         do {
             let flags = try readRegister(address: address, register: status)
             guard flags & ready != 0 else { return nil }
-            bytes = try readRegisters(address: address, start: start, count: count)
+            bytes = try read()
         } catch { throw .bus(error) }
         guard bytes.count >= count else {
             throw .bus(.shortRead(bus: busNumber, address: address, expected: count, got: bytes.count))

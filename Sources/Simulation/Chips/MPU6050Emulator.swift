@@ -89,21 +89,32 @@ public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
         if register == R.powerManagement1 || register == R.userControl || register == R.interruptPinConfig { updateBypass() }
     }
 
-    /// A block read: the pointer auto-increments. The first of INT_STATUS, ACCEL_XOUT_H and
-    /// GYRO_XOUT_H it reads latches a sample when one is due, once for the block: the chip does not
-    /// update its data registers during a burst read, so its bytes are of one sampling instant.
     public func read(start: UInt8, count: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count)
+        readEach(start: start, count: count) { bytes.append($0) }
+        return bytes
+    }
+
+    public func readBlock(start: UInt8, count: Int) -> RegisterBlock {
+        var block = RegisterBlock()
+        readEach(start: start, count: min(count, RegisterBlock.capacity)) { block.append($0) }
+        return block
+    }
+
+    /// A block read, byte by byte into `take`: the pointer auto-increments. The first of
+    /// INT_STATUS, ACCEL_XOUT_H and GYRO_XOUT_H it reads latches a sample when one is due, once for
+    /// the block: the chip does not update its data registers during a burst read, so its bytes
+    /// are of one sampling instant.
+    private func readEach(start: UInt8, count: Int, _ take: (UInt8) -> Void) {
         var latched = false
         for reg in Int(start)..<Int(start) + max(0, count) {
             if !latched && Self.latches(reg) {
                 updateSample()
                 latched = true
             }
-            bytes.append(readByte(reg))
+            take(readByte(reg))
         }
-        return bytes
     }
 
     public func readRegister(_ register: UInt8) -> UInt8 {

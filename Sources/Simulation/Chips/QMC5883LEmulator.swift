@@ -66,19 +66,29 @@ public final class QMC5883LEmulator: RegisterDevice {
         if register == R.control1 { state.clock = ChipClock(rate: rate.hertz) }
     }
 
-    /// A block read: the pointer auto-increments, and with ROL_PNT (control 2, bit 6) rolls over
-    /// from the status register to 0x00.
     public func read(start: UInt8, count: Int) -> [UInt8] {
-        let rollsOver = state.registers[Int(R.control2)] & 0x40 != 0
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count)
+        readEach(start: start, count: count) { bytes.append($0) }
+        return bytes
+    }
+
+    public func readBlock(start: UInt8, count: Int) -> RegisterBlock {
+        var block = RegisterBlock()
+        readEach(start: start, count: min(count, RegisterBlock.capacity)) { block.append($0) }
+        return block
+    }
+
+    /// A block read, byte by byte into `take`: the pointer auto-increments, and with ROL_PNT
+    /// (control 2, bit 6) rolls over from the status register to 0x00.
+    private func readEach(start: UInt8, count: Int, _ take: (UInt8) -> Void) {
+        let rollsOver = state.registers[Int(R.control2)] & 0x40 != 0
         var reg = Int(start)
         for _ in 0..<max(0, count) {
-            bytes.append(readByte(reg))
+            take(readByte(reg))
             reg += 1
             if rollsOver && reg > Int(R.status) { reg = 0 }
         }
-        return bytes
     }
 
     public func readRegister(_ register: UInt8) -> UInt8 { readByte(Int(register)) }
