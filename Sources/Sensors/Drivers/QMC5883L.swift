@@ -133,9 +133,7 @@ public final class QMC5883L: Magnetometer {
         guard bytes.count >= 6 else { return nil }
         let scale = 100 / range.countsPerGauss   // µT per count (1 G = 100 µT)
         let first = bytes.startIndex
-        func word(_ i: Int) -> Double {
-            Double(Int16(bitPattern: UInt16(bytes[first + i]) | UInt16(bytes[first + i + 1]) << 8))
-        }
-        return Vector3(word(0) * scale, word(2) * scale, word(4) * scale)
+        return Vector3(Double(RegisterBytes.int16LE(bytes, first)) * scale, Double(RegisterBytes.int16LE(bytes, first + 2)) * scale,
+                       Double(RegisterBytes.int16LE(bytes, first + 4)) * scale)
     }
 }
