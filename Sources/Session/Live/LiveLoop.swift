@@ -93,20 +93,23 @@ public final class LiveLoop {
     public let rate: Double
     /// Stop after this many seconds; nil: until a signal or a consumer finishes.
     public let duration: Double?
-    /// When the loop started (monotonic).
-    public private(set) var started = 0.0
+    /// When the loop started (monotonic; unchecked as the update slots below are).
+    @exclusivity(unchecked) public private(set) var started = 0.0
     /// Update slots delivered (fresh or not).
-    public private(set) var updates = 0
+    @exclusivity(unchecked) public private(set) var updates = 0
     /// The newest GNSS update.
     public private(set) var lastGNSS: GNSSUpdate?
     private let ownsGNSS: Bool
     /// True when samples are gathered as they are read and run through the pipeline, and the
     /// updates they make given, a turn at a time (`log`; see `init`).
     public let gathers: Bool
-    // The update slots: slot k is due at started + k / rate.
-    private var slot = 0
-    private var nextUpdate = 0.0
-    private var lastDelivered = -Double.infinity
+    // The update slots: slot k is due at started + k / rate. These and `updates`, read and written
+    // at every update, are not checked for exclusivity at run time (three checks an update, each
+    // through the runtime's access set): each access is a plain read or write that calls nothing
+    // (the consumers are called between them), and the loop is not Sendable, so none can overlap.
+    @exclusivity(unchecked) private var slot = 0
+    @exclusivity(unchecked) private var nextUpdate = 0.0
+    @exclusivity(unchecked) private var lastDelivered = -Double.infinity
 
     /// `gathering`: the samples are still read as they come (one wake-up each), but run through the
     /// pipeline and given to the consumers as updates at each turn (every `turnInterval`), a batch at
