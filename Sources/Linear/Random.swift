@@ -33,4 +33,12 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         let v = nextUnit()
         return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
     }
+
+    /// Moves past one `nextGaussian()` without working it out (no logarithm, root or cosine): the
+    /// same draws, so every value after it is the one it would have been. For a simulated sample
+    /// that is overwritten before anyone reads it.
+    public mutating func skipGaussian() {
+        while next() >> 11 == 0 {}   // nextGaussian draws again while its u is 0
+        _ = next()
+    }
 }

@@ -55,4 +55,17 @@ import Testing
         #expect(abs(sum / Double(n)) < 0.03)
         #expect(abs(sumSq / Double(n) - 1) < 0.05)
     }
+
+    @Test func skippingAGaussianLeavesTheSameDrawsAfterIt() {
+        var drawn = SplitMix64(seed: 11), skipped = SplitMix64(seed: 11)
+        for round in 0..<1000 {
+            if round % 3 == 0 {
+                _ = drawn.nextGaussian()
+                skipped.skipGaussian()
+            } else {
+                #expect(drawn.nextGaussian().bitPattern == skipped.nextGaussian().bitPattern)
+            }
+        }
+        #expect(drawn.next() == skipped.next())
+    }
 }

@@ -93,6 +93,35 @@ struct GyroscopeTests {
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 > $0 }, "each read a newer sample")
     }
 
+    @Test("samples the MPU-6050 overwrites unread are skipped exactly: the next one read is bit for bit the one read when every sample is")
+    func overwrittenSamplesAreSkippedExactly() throws {
+        let clock = ManualClock(1)
+        let physics = PhysicsSource(now: { clock.now() }, magneticField: { _ in .zero },
+                                    acceleration: { t in Vector3(0.3 * (t - 1), -0.2, 1) },
+                                    rotationRate: { t in Vector3(40 * (t - 1), -15, 3) })
+        // `every` reads each sample; `skipping` reads only INT_STATUS (which latches a sample) at
+        // three steps of four, so three samples of four are overwritten unread.
+        func imu() throws -> MPU6050 {
+            let bus = EmulatedI2CBus(busNumber: 1)
+            bus.attach(MPU6050Emulator(physics: physics, noise: 0.01, gyroNoise: 0.2, seed: 9), at: 0x68)
+            return try MPU6050(bus: bus)
+        }
+        let every = try imu(), skipping = try imu()
+        var compared = 0
+        for step in 1...200 {
+            clock.advance(by: 0.01)
+            let reference = try every.readMotionIfReady()
+            if step % 4 == 0 {
+                let read = try skipping.readMotionIfReady()
+                #expect(read == reference)
+                if read != nil { compared += 1 }
+            } else {
+                _ = try skipping.bus.readRegister(address: 0x68, register: MPU6050.Register.interruptStatus)
+            }
+        }
+        #expect(compared >= 40)
+    }
+
     @Test func decodesHandComputedWords() throws {
         // Accelerometer 0x4000 = 16384 = 1 g at ±2 g; gyro 0x0CCB = 3275 = 50 °/s, 0xF335 = −3275 at ±500 °/s.
         let bytes: [UInt8] = [0x40, 0x00, 0x00, 0x00, 0xC0, 0x00, 0x0B, 0xE0,

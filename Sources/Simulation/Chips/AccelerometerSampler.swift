@@ -57,14 +57,23 @@ public struct AccelerometerSampler: Sendable {
     /// and `noisyRotationRate`, the parts of a sample that do not call the physics.
     public mutating func isDue(at t: Double) -> Bool { schedule.isDue(at: t) }
 
-    /// `truth` (g) with the accelerometer's noise added.
-    public mutating func noisyAcceleration(_ truth: Vector3) -> Vector3 {
-        schedule.addingNoise(to: truth, rms: Vector3(noise, noise, noise))
+    /// `truth` (g) with the accelerometer's noise added (RMS `rms`, by default `noise`).
+    public mutating func noisyAcceleration(_ truth: Vector3, rms: Double? = nil) -> Vector3 {
+        let rms = rms ?? noise
+        return schedule.addingNoise(to: truth, rms: Vector3(rms, rms, rms))
     }
 
-    /// `truth` (°/s) with the gyroscope's noise added (its own stream).
-    public mutating func noisyRotationRate(_ truth: Vector3) -> Vector3 {
-        gyroSchedule.addingNoise(to: truth, rms: Vector3(gyroNoise, gyroNoise, gyroNoise))
+    /// Moves past the noise of one motion sample (`noisyAcceleration` and `noisyRotationRate`)
+    /// without working it out: a sample overwritten before it was read.
+    public mutating func skipMotionNoise() {
+        schedule.skipNoise()
+        gyroSchedule.skipNoise()
+    }
+
+    /// `truth` (°/s) with the gyroscope's noise added (its own stream; RMS `rms`, by default `gyroNoise`).
+    public mutating func noisyRotationRate(_ truth: Vector3, rms: Double? = nil) -> Vector3 {
+        let rms = rms ?? gyroNoise
+        return gyroSchedule.addingNoise(to: truth, rms: Vector3(rms, rms, rms))
     }
 }
 

@@ -20,12 +20,18 @@ import Sensors
 public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
     typealias R = MPU6050.Register
     /// The register file (0x00–0x7F).
-    public var registers: [UInt8] { (0..<file.count).map { file[$0] } }
+    public var registers: [UInt8] {
+        storeLatchedSample()
+        return (0..<file.count).map { file[$0] }
+    }
     /// The register file. Not checked for exclusivity at run time (a check at every register
     /// read and write, each through the runtime's access set): it is private, the emulator is not
     /// Sendable, and no access to it calls out of the emulator (the physics, and the bus when the
     /// bypass changes, are called between accesses), so nothing can reach it again during one.
     @exclusivity(unchecked) private var file = InlineArray<0x80, UInt8>(repeating: 0)
+    /// The scales (AFS_SEL, FS_SEL) when the latched sample was latched: its words are written
+    /// with them when first read. Unchecked as `file`.
+    @exclusivity(unchecked) private var latchedScales = (countsPerG: 0.0, countsPerDegreePerSecond: 0.0)
     public let model: MPU6050.Model
     private weak var bus: EmulatedI2CBus?
     /// The AK8963 behind the bypass (MPU-9250) and the address it answers at.
@@ -127,24 +133,35 @@ public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
         reg == Int(R.interruptStatus) || reg == Int(R.accelXHigh) || reg == Int(R.gyroXHigh)
     }
 
-    /// One register read by the bus master, with its side effect (INT_STATUS clears DATA_RDY_INT).
+    /// One register read by the bus master, with its side effects (a data register first gets the
+    /// latched sample; INT_STATUS clears DATA_RDY_INT).
     private func readByte(_ reg: Int) -> UInt8 {
         guard reg < file.count else { return 0 }
+        if reg >= Int(R.accelXHigh) && reg <= Int(R.gyroXHigh) + 5 { storeLatchedSample() }
         let value = file[reg]
         if reg == Int(R.interruptStatus) { file[reg] &= ~0x01 }
         return value
     }
 
+    /// A sample due now is latched: DATA_RDY_INT set when its interrupt is enabled, and its
+    /// words written into the data registers when one of them is first read (a sample overwritten
+    /// unread is never worked out; the values read are the same).
     private func updateSample() {
-        guard !asleep, let motion = motionIfDue() else { return }
+        guard !asleep, latchMotionIfDue() else { return }
         let range = MPU6050.Range(rawValue: (file[Int(R.accelConfig)] >> 3) & 0b11) ?? .g2
         let gyroRange = MPU6050.GyroRange(rawValue: (file[Int(R.gyroConfig)] >> 3) & 0b11) ?? .dps250
-        Self.store(motion, countsPerG: range.countsPerG, countsPerDegreePerSecond: gyroRange.countsPerDegreePerSecond,
-                   into: &file)
+        latchedScales = (range.countsPerG, gyroRange.countsPerDegreePerSecond)
+        if file[Int(R.interruptEnable)] & 0x01 != 0 { file[Int(R.interruptStatus)] |= 0x01 }
     }
 
-    /// A sample into the data registers (big-endian words: acceleration, 25 °C, rotation rate) and
-    /// DATA_RDY_INT set when its interrupt is enabled.
+    /// The latched sample's words into the data registers, when one waits.
+    private func storeLatchedSample() {
+        guard let motion = takeLatchedMotion() else { return }
+        Self.store(motion, countsPerG: latchedScales.countsPerG,
+                   countsPerDegreePerSecond: latchedScales.countsPerDegreePerSecond, into: &file)
+    }
+
+    /// A sample into the data registers (big-endian words: acceleration, 25 °C, rotation rate).
     private static func store(_ motion: (acceleration: Vector3, rotationRate: Vector3), countsPerG: Double,
                               countsPerDegreePerSecond: Double, into file: inout InlineArray<0x80, UInt8>) {
         var registers = file.mutableSpan
@@ -155,6 +172,5 @@ public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
         let temperature = UInt16(bitPattern: Int16((25 - 36.53) * 340))   // 25 °C
         registers[0x41] = UInt8(temperature >> 8)
         registers[0x42] = UInt8(temperature & 0xFF)
-        if registers[Int(R.interruptEnable)] & 0x01 != 0 { registers[Int(R.interruptStatus)] |= 0x01 }
     }
 }

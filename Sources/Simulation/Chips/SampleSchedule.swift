@@ -29,6 +29,11 @@ struct SampleSchedule: Sendable {
     /// True (and advances the grid) when a sample is due at `t`.
     mutating func isDue(at t: Double) -> Bool { clock.sampleDue(at: t) }
 
+    /// Moves past the noise of one `addingNoise` without working it out (`SplitMix64.skipGaussian`).
+    mutating func skipNoise() {
+        for _ in 0..<3 { rng.skipGaussian() }
+    }
+
     /// `value` plus Gaussian noise of RMS `rms` on each axis (drawn X, then Y, then Z).
     mutating func addingNoise(to value: Vector3, rms: Vector3) -> Vector3 {
         Vector3(value.x + rms.x * rng.nextGaussian(), value.y + rms.y * rng.nextGaussian(),
