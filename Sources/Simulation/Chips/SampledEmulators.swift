@@ -15,8 +15,7 @@ public class AccelerometerEmulatorBase {
     /// When a sample is due and what it reads (g, chip axes, with noise). Not checked for exclusivity
     /// at run time (two checks a sample, each through the runtime's access set): it is private, the
     /// emulators are not Sendable, and no access to it calls out of the emulator (the physics is
-    /// called between accesses, in `motionIfDue` and `accelerationIfDue`, never inside one), so
-    /// nothing can reach it again during one.
+    /// called between accesses, never inside one), so nothing can reach it again during one.
     @exclusivity(unchecked) private var sampler: AccelerometerSampler
 
     /// RMS noise per axis in g.
