@@ -66,19 +66,28 @@ public final class EmulatedI2CBus: I2CBus {
     /// Faults to inject; see `I2CFaultPlan`.
     public var faults: I2CFaultPlan {
         get { state.faults }
-        set { state.faults = newValue }
+        set {
+            // The old plan (its clock's captures) is let go after the access, not inside it.
+            let old = state.faults
+            withExtendedLifetime(old) { state.faults = newValue }
+        }
     }
 
     public init(busNumber: Int = 1) { self.busNumber = busNumber }
 
     /// Attaches a device at a 7-bit address (replacing any device there).
     public func attach(_ device: any RegisterDevice, at address: I2CAddress) {
-        if let i = slot(of: address) { state.devices[i].device = device } else { state.devices.append((address, device)) }
+        guard let i = slot(of: address) else { return state.devices.append((address, device)) }
+        // The device replaced is let go after the access, not inside it.
+        let replaced = state.devices[i].device
+        withExtendedLifetime(replaced) { state.devices[i].device = device }
     }
 
     /// Removes the device at an address.
     public func detach(_ address: I2CAddress) {
-        if let i = slot(of: address) { state.devices.remove(at: i) }
+        guard let i = slot(of: address) else { return }
+        let removed = state.devices.remove(at: i)   // let go after the access
+        withExtendedLifetime(removed) {}
     }
 
     /// The device at an address, for tests that need to poke it.
