@@ -17,7 +17,7 @@ import Sensors
 /// bus.attach(MPU6050Emulator(physics: physics), at: 0x68)
 /// let accel = try MPU6050(bus: bus)
 /// ```
-public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
+public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice, ByteByByteRegisters {
     typealias R = MPU6050.Register
     /// The register file (0x00–0x7F).
     public var registers: [UInt8] {
@@ -95,24 +95,11 @@ public final class MPU6050Emulator: AccelerometerEmulatorBase, RegisterDevice {
         if register == R.powerManagement1 || register == R.userControl || register == R.interruptPinConfig { updateBypass() }
     }
 
-    public func read(start: UInt8, count: Int) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count)
-        readEach(start: start, count: count) { bytes.append($0) }
-        return bytes
-    }
-
-    public func readBlock(start: UInt8, count: Int) -> RegisterBlock {
-        var block = RegisterBlock()
-        readEach(start: start, count: min(count, RegisterBlock.capacity)) { block.append($0) }
-        return block
-    }
-
     /// A block read, byte by byte into `take`: the pointer auto-increments. The first of
     /// INT_STATUS, ACCEL_XOUT_H and GYRO_XOUT_H it reads latches a sample when one is due, once for
     /// the block: the chip does not update its data registers during a burst read, so its bytes
     /// are of one sampling instant.
-    private func readEach(start: UInt8, count: Int, _ take: (UInt8) -> Void) {
+    func readEach(start: UInt8, count: Int, _ take: (UInt8) -> Void) {
         var latched = false
         for reg in Int(start)..<Int(start) + max(0, count) {
             if !latched && Self.latches(reg) {

@@ -5,7 +5,7 @@ import Sensors
 ///
 /// Implements the register file, soft reset, continuous mode at the configured ODR, DRDY cleared by
 /// reading the data, the overflow flag, ±2/±8 G scaling, and white noise at the datasheet level.
-public final class QMC5883LEmulator: RegisterDevice {
+public final class QMC5883LEmulator: RegisterDevice, ByteByByteRegisters {
     typealias R = QMC5883L.Register
     /// The register file (0x00–0x0F).
     public var registers: [UInt8] { (0..<state.registers.count).map { state.registers[$0] } }
@@ -66,22 +66,9 @@ public final class QMC5883LEmulator: RegisterDevice {
         if register == R.control1 { state.clock = ChipClock(rate: rate.hertz) }
     }
 
-    public func read(start: UInt8, count: Int) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count)
-        readEach(start: start, count: count) { bytes.append($0) }
-        return bytes
-    }
-
-    public func readBlock(start: UInt8, count: Int) -> RegisterBlock {
-        var block = RegisterBlock()
-        readEach(start: start, count: min(count, RegisterBlock.capacity)) { block.append($0) }
-        return block
-    }
-
     /// A block read, byte by byte into `take`: the pointer auto-increments, and with ROL_PNT
     /// (control 2, bit 6) rolls over from the status register to 0x00.
-    private func readEach(start: UInt8, count: Int, _ take: (UInt8) -> Void) {
+    func readEach(start: UInt8, count: Int, _ take: (UInt8) -> Void) {
         let rollsOver = state.registers[Int(R.control2)] & 0x40 != 0
         var reg = Int(start)
         for _ in 0..<max(0, count) {

@@ -141,3 +141,25 @@ public class MagnetometerEmulatorBase {
         self.sampler = sampler
     }
 }
+
+/// An emulator whose reads go register by register through `readEach` (with each register's side
+/// effects in order): it answers `read` with an array and `readBlock` with a block from it.
+protocol ByteByByteRegisters: RegisterDevice {
+    /// A read of `count` registers from `start`, each byte handed to `take` in order.
+    func readEach(start: UInt8, count: Int, _ take: (UInt8) -> Void)
+}
+
+extension ByteByByteRegisters {
+    public func read(start: UInt8, count: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        readEach(start: start, count: count) { bytes.append($0) }
+        return bytes
+    }
+
+    public func readBlock(start: UInt8, count: Int) -> RegisterBlock {
+        var block = RegisterBlock()
+        readEach(start: start, count: min(count, RegisterBlock.capacity)) { block.append($0) }
+        return block
+    }
+}
