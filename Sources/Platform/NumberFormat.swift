@@ -23,8 +23,12 @@
 // caller's buffer (`appendFixed`, `appendPlain`) or a stack buffer (`fixed`, `plain`), without
 // going through `Double.description`. That is exact whenever the scaled value is far enough from a
 // rounding tie that the shortest decimal form and the binary value round the same way (the two
-// differ by less than 2⁻⁵¹ of it), and `n` is below 2⁵¹; the rare values nearer a tie, and huge or
-// tiny ones, take the reference path over `Double.description`'s digits. The shortest form of
+// differ by less than 2⁻⁵¹ of it), and `n` is below 2⁵¹. A value nearer a tie is told by the tie
+// itself (`FastDecimal.nearTie`): the decimal k + ½ in the last kept place, read as a `Double` (an
+// exact division), is the value when the shortest digits are that tie (rounded away from zero),
+// and otherwise lies on the other side of the value than the shortest digits do. Coordinates
+// given to 9 places and written to 8 (gpsd's, the simulated receiver's) are such ties one time in
+// ten. Huge or tiny values take the reference path over `Double.description`'s digits. The shortest form of
 // `plain(value)` is the first `d` for which `round(|value| × 10^d) / 10^d` is `value` again (an
 // exact test: both operands are exact and the division rounds correctly, as reading the text
 // back does).
@@ -171,7 +175,7 @@ public func roundedToDecimals(_ value: Double, _ decimals: Int) -> Double {
     let decimals = max(0, decimals)
     if let n = FastDecimal.scaledInteger(value.magnitude, decimals) {
         // n and 10^d are exact, so the quotient is the double nearest to the decimal, as reading it is.
-        let magnitude = Double(n) / FastDecimal.powersOfTen[decimals]
+        let magnitude = Double(n) / FastDecimal.powerOfTen(decimals)
         return n == 0 ? 0 : (value < 0 ? -magnitude : magnitude)
     }
     return Double(referencePlain(value, decimals: decimals)) ?? value
@@ -183,28 +187,68 @@ enum FastDecimal {
     static let capacity = 48
     /// The largest scale with an exact power of ten (10²² is the last one a `Double` holds).
     static let maximumDecimals = 22
-    /// 10^0 … 10^22, all exact.
-    static let powersOfTen: [Double] = {
-        var p: [Double] = [1]
-        for _ in 0..<maximumDecimals { p.append(p[p.count - 1] * 10) }
-        return p
-    }()
+    /// 10^d for 0 ≤ d ≤ 22 (`maximumDecimals`), all exact. A switch over constants (a table in the
+    /// binary's read-only data), not a lazily made array: each of serve's two dozen numbers an
+    /// update paid a `swift_once` check and a read of the array's heap storage for it.
+    @inline(__always)
+    static func powerOfTen(_ d: Int) -> Double {
+        switch d {
+        case 0: return 1
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        case 18: return 1e18
+        case 19: return 1e19
+        case 20: return 1e20
+        case 21: return 1e21
+        default: return 1e22
+        }
+    }
     /// Scaled values at or above this take the reference path: below it, the shortest decimal form
     /// and the binary value differ by less than a quarter in the last kept place.
     static let limit = 0x1p51
 
     /// `round(magnitude × 10^decimals)` half away from zero as the shortest decimal form rounds, or
-    /// nil when that cannot be told from the binary value here (near a tie, or out of range).
+    /// nil when that cannot be told here (out of range, or near a tie too large to tell).
     @inline(__always)
     static func scaledInteger(_ magnitude: Double, _ decimals: Int) -> UInt64? {
         guard decimals <= maximumDecimals else { return nil }
-        let s = magnitude * powersOfTen[decimals]
+        let s = magnitude * powerOfTen(decimals)
         guard s < limit else { return nil }
         let whole = s.rounded(.down)
         let fraction = s - whole   // exact below 2⁵²
         // |shortest × 10^d − s| < 2⁻⁵¹·s (half an ulp of the value, and the product's rounding).
-        guard abs(fraction - 0.5) > s * 0x1p-50 else { return nil }
+        guard abs(fraction - 0.5) > s * 0x1p-50 else { return nearTie(magnitude, decimals, whole: whole) }
         return UInt64(whole) + (fraction > 0.5 ? 1 : 0)
+    }
+
+    /// `scaledInteger` for a scaled value within 2⁻⁵⁰ of itself of `whole + ½`: the tie
+    /// t = (10·whole + 5) / 10^(decimals+1), divided as reading its text does (both operands exact,
+    /// the quotient correctly rounded), is `magnitude` exactly when t's digits are the shortest
+    /// form (no shorter decimal lies within half an ulp: the scaled value is a quarter from any
+    /// integer, and below 2⁴⁸ half an ulp is under a thirtieth); then it rounds away from zero.
+    /// Otherwise t lies outside the values that read as `magnitude`, so the shortest digits are on
+    /// the value's side of t, and rounding is monotonic: t read below the value means above the
+    /// tie, up; above, down. Nil beyond 2⁴⁸ or at 22 places (10²³ is not exact): the reference path.
+    @inline(never)
+    static func nearTie(_ magnitude: Double, _ decimals: Int, whole: Double) -> UInt64? {
+        guard decimals < maximumDecimals, whole < 0x1p48 else { return nil }
+        let tie = (whole * 10 + 5) / powerOfTen(decimals + 1)
+        return UInt64(whole) + (tie <= magnitude ? 1 : 0)
     }
 
     /// Writes `value` with `decimals` places (trailing zeros dropped when `trimmed`); the byte
@@ -226,7 +270,7 @@ enum FastDecimal {
         let magnitude = value.magnitude
         if magnitude == 0 { buffer[0] = UInt8(ascii: "0"); return 1 }
         for places in 0...maximumDecimals {
-            let p = powersOfTen[places]
+            let p = powerOfTen(places)
             let s = magnitude * p
             guard s < limit else { return nil }
             // Below 2⁵¹ at most one integer lies within half an ulp of s, and it is the nearest.
