@@ -15,9 +15,19 @@ import Platform
 /// nmea.append(report, to: &buffer)                          // the same sentences, as bytes
 /// ```
 public struct NMEAFormatter: Sendable {
-    public var talker: NMEATalker
+    public var talker: NMEATalker { didSet { talkerBytes = Self.bytes(talker) } }
+    /// The talker's two characters (an `NMEATalker` is two ASCII letters or digits), taken out once.
+    private var talkerBytes: (UInt8, UInt8)
 
-    public init(talker: NMEATalker = .compass) { self.talker = talker }
+    public init(talker: NMEATalker = .compass) {
+        self.talker = talker
+        talkerBytes = Self.bytes(talker)
+    }
+
+    private static func bytes(_ talker: NMEATalker) -> (UInt8, UInt8) {
+        let utf8 = Array(talker.text.utf8)
+        return (utf8[0], utf8[1])
+    }
 
     /// Every sentence the report supports, in the order HDG, HDM, HDT, ROT, XDR.
     public func sentences(for r: HeadingReport) -> [String] {
@@ -109,9 +119,9 @@ public struct NMEAFormatter: Sendable {
         let start = begin("XDR", &out)
         func transducer(_ angle: Double?, _ name: StaticString) {
             guard let angle else { return }
-            out.append(contentsOf: ",A,".utf8)
+            appendStatic(",A,", to: &out)
             appendFixed(angle, 1, to: &out)
-            out.append(contentsOf: ",D,".utf8)
+            appendStatic(",D,", to: &out)
             appendStatic(name, to: &out)
         }
         transducer(pitch, "PITCH")
@@ -125,7 +135,8 @@ public struct NMEAFormatter: Sendable {
     private func begin(_ type: StaticString, _ out: inout [UInt8]) -> Int {
         let start = out.count
         out.append(UInt8(ascii: "$"))
-        out.append(contentsOf: talker.text.utf8)
+        out.append(talkerBytes.0)
+        out.append(talkerBytes.1)
         appendStatic(type, to: &out)
         return start
     }

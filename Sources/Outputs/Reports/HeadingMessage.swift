@@ -1,3 +1,5 @@
+import Platform
+
 /// One heading update as every output of `serve` gets it: the report, the current fix, and the
 /// update's JSON object (heading-update.schema.json) written at most once, however many outputs
 /// send it. The JSON lines carry the fix under "fix"; MQTT's `…/heading` carries "fix": null (the
@@ -43,13 +45,11 @@ public final class HeadingMessage {
             if includingFix && !fixObject.isEmpty {
                 out.append(contentsOf: fixObject)
             } else {
-                out.append(contentsOf: HeadingMessage.null)
+                appendStatic("null", to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
     }
-
-    private static let null: [UInt8] = Array("null".utf8)
 
     public init(_ report: HeadingReport = HeadingReport(wall: 0, monotonic: 0, magneticHeading: 0), fix: FixReport? = nil) {
         self.report = report

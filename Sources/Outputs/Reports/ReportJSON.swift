@@ -405,7 +405,7 @@ public enum ReportJSON {
             bytes.append(UInt8(ascii: ":"))
         }
 
-        private mutating func null() { bytes.append(contentsOf: "null".utf8) }
+        private mutating func null() { appendStatic("null", to: &bytes) }
 
         public mutating func number(_ key: StaticString, _ value: Double?, _ decimals: Int) {
             self.key(key)

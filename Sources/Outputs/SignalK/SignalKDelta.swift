@@ -14,9 +14,20 @@ import Platform
 /// ```
 public struct SignalKDelta: Sendable {
     /// The `$source` of every update, e.g. "lodestone.HC".
-    public var source: String
+    public var source: String { didSet { sourceJSON = Self.quoted(source) } }
+    /// `source` as a JSON string (quoted, escaped), made once for every delta.
+    private var sourceJSON: [UInt8]
 
-    public init(source: String = "lodestone.HC") { self.source = source }
+    public init(source: String = "lodestone.HC") {
+        self.source = source
+        sourceJSON = Self.quoted(source)
+    }
+
+    private static func quoted(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        JSONValue.appendString(text, to: &out)
+        return out
+    }
 
     /// One value of a delta: an angle or a rate (radians, radians per second), or the attitude.
     enum Value {
@@ -77,17 +88,17 @@ public struct SignalKDelta: Sendable {
     /// Appends the delta message (`delta(for:).serialized()`, the same bytes) to `out`, written
     /// straight into the buffer: what `serve` sends at every update.
     public func append(_ r: HeadingReport, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"context":"vessels.self","updates":[{"$source":"#.utf8)
-        JSONValue.appendString(source, to: &out)
-        out.append(contentsOf: #","timestamp":""#.utf8)
+        appendStatic(#"{"context":"vessels.self","updates":[{"$source":"#, to: &out)
+        out.append(contentsOf: sourceJSON)
+        appendStatic(#","timestamp":""#, to: &out)
         ISO8601.append(r.wall, to: &out)
-        out.append(contentsOf: #"","values":["#.utf8)
+        appendStatic(#"","values":["#, to: &out)
         var first = true
         visit(r) { path, value in
-            out.append(contentsOf: first ? #"{"path":""#.utf8 : #",{"path":""#.utf8)
+            if first { appendStatic(#"{"path":""#, to: &out) } else { appendStatic(#",{"path":""#, to: &out) }
             first = false
             appendStatic(path, to: &out)
-            out.append(contentsOf: #"","value":"#.utf8)
+            appendStatic(#"","value":"#, to: &out)
             switch value {
             case .number(let v): appendRadians(v, to: &out)
             case let .attitude(roll, pitch, yaw):
@@ -98,7 +109,7 @@ public struct SignalKDelta: Sendable {
                     key = UInt8(ascii: ",")
                     out.append(UInt8(ascii: "\""))
                     appendStatic(name, to: &out)
-                    out.append(contentsOf: #"":"#.utf8)
+                    appendStatic(#"":"#, to: &out)
                     appendRadians(v, to: &out)
                 }
                 member("roll", roll)
@@ -109,7 +120,7 @@ public struct SignalKDelta: Sendable {
             }
             out.append(UInt8(ascii: "}"))
         }
-        out.append(contentsOf: "]}]}".utf8)
+        appendStatic("]}]}", to: &out)
     }
 
     /// A value of `radians(_:)` as `JSONValue.appendNumber` writes it (its shortest form), made from
