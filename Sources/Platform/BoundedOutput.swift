@@ -14,11 +14,15 @@ import Glibc
 /// ```
 public final class BoundedOutput: TextOutput {
     public let channel: any ByteChannel
-    private var queue: ByteQueue
+    /// The bytes waiting. This and the two counts are not checked for exclusivity at run time (as
+    /// `HeadingPipeline`'s stage; `serve` writes a line an update): private to set, the output is
+    /// not Sendable, and every access is over at once, never across a call out (the channel's
+    /// `send` gets the front's slice after the read of it ended).
+    @exclusivity(unchecked) private var queue: ByteQueue
     /// Messages lost because the consumer did not keep up (the queue was full).
-    public private(set) var dropped = 0
+    @exclusivity(unchecked) public private(set) var dropped = 0
     /// Messages taken.
-    public private(set) var accepted = 0
+    @exclusivity(unchecked) public private(set) var accepted = 0
     /// Why the channel failed for good (errno), nil while it works.
     public private(set) var failure: Int32?
 

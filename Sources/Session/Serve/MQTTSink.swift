@@ -69,8 +69,11 @@ public final class MQTTSink: ServeSink {
     private var nextRead = -Double.infinity
     /// `PREFIX/heading`, made once.
     private let headingTopic: String
-    /// Each heading's JSON, copied into this buffer (reused).
-    private var payload: [UInt8] = []
+    /// Each heading's JSON, copied into this buffer (reused). This, `packet` and `unsentFrom` are
+    /// not checked for exclusivity at run time (as `HeadingPipeline`'s stage; they were half of an
+    /// update's checks here): private, the sink is not Sendable, and no access spans a call that
+    /// could reach the sink (the JSON's `appendJSON`, the packet's writer, `send(2)`).
+    @exclusivity(unchecked) private var payload: [UInt8] = []
     /// For `publish(_:fix:)`, reused.
     private let single = HeadingMessage()
     /// True when heading updates may be written straight to the broker's socket (`publish`): plain
@@ -80,8 +83,8 @@ public final class MQTTSink: ServeSink {
     private let headingTopicBytes: [UInt8]
     /// The last PUBLISH packet written directly, reused; the bytes from `unsentFrom` on are not yet
     /// taken by the socket, and nothing else goes to the broker before them.
-    private var packet: [UInt8] = []
-    private var unsentFrom = 0
+    @exclusivity(unchecked) private var packet: [UInt8] = []
+    @exclusivity(unchecked) private var unsentFrom = 0
     /// Heading updates written directly so far (the rest went through libmosquitto).
     public private(set) var directlyWritten = 0
     /// Since when a packet written directly has waited for the socket (nil while nothing waits).

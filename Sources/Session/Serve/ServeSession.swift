@@ -131,7 +131,9 @@ public enum ServeSession {
     final class Publisher: LiveConsumer {
         let sinks: [any ServeSink]
         let runtime: Runtime
-        var summary = ServeSummary()
+        /// Not checked for exclusivity at run time (as `HeadingPipeline`'s stage; three checks an
+        /// update): the publisher is not Sendable, and each access is a count or a sum, over at once.
+        @exclusivity(unchecked) var summary = ServeSummary()
         private var lastFix: ReceivedFix?
         private var losses = LossReport()
         private var failed: Set<String> = []

@@ -66,18 +66,39 @@ extension ServeSink {
 /// per update).
 ///
 /// ```swift
-/// let nmea = MessageSink(transport: .server(server), label: "NMEA 0183 on tcp://0.0.0.0:10110") {
-///     NMEAFormatter().append($0, to: &$1)
-/// }
+/// let nmea = MessageSink(transport: .server(server), label: "NMEA 0183 on tcp://0.0.0.0:10110",
+///                        messages: .nmea(NMEAFormatter()))
 /// ```
 public final class MessageSink: ServeSink {
-    let transport: MessageTransport
-    let messages: (HeadingReport, inout [UInt8]) -> Void
-    public let label: String
-    private var buffer: [UInt8] = []
+    /// What an update's messages are: the writer, called directly (no closure to go through).
+    public enum Messages: Sendable {
+        /// NMEA 0183 heading sentences.
+        case nmea(NMEAFormatter)
+        /// Signal K deltas, one JSON object per line (TCP) or per datagram (UDP).
+        case signalK(SignalKDelta)
 
-    /// `messages` appends an update's messages, each ending in `\r\n`, to the buffer it is given.
-    public init(transport: MessageTransport, label: String, messages: @escaping (HeadingReport, inout [UInt8]) -> Void) {
+        /// Appends an update's messages, each ending in `\r\n`, to `out`.
+        func append(_ report: HeadingReport, to out: inout [UInt8]) {
+            switch self {
+            case .nmea(let formatter): formatter.append(report, to: &out)
+            case .signalK(let delta):
+                delta.append(report, to: &out)
+                out.append(13)
+                out.append(10)
+            }
+        }
+    }
+
+    let transport: MessageTransport
+    let messages: Messages
+    public let label: String
+    /// The update's messages, reused. Not checked for exclusivity at run time (as
+    /// `HeadingPipeline`'s stage; a check per use was a few of serve's per-update checks): it is
+    /// private, the sink is not Sendable, and no access spans a call that could reach the sink (the
+    /// writers append to the buffer they are given; the sends take a copy of the slice's reference).
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
+
+    public init(transport: MessageTransport, label: String, messages: Messages) {
         self.transport = transport
         self.label = label
         self.messages = messages
@@ -86,21 +107,19 @@ public final class MessageSink: ServeSink {
 
     /// NMEA 0183 heading sentences.
     public static func nmea(_ transport: MessageTransport, formatter: NMEAFormatter, label: String) -> MessageSink {
-        MessageSink(transport: transport, label: label) { formatter.append($0, to: &$1) }
+        MessageSink(transport: transport, label: label, messages: .nmea(formatter))
     }
 
     /// Signal K deltas, one JSON object per line (TCP) or per datagram (UDP).
     public static func signalK(_ transport: MessageTransport, delta: SignalKDelta, label: String) -> MessageSink {
-        MessageSink(transport: transport, label: label) {
-            delta.append($0, to: &$1)
-            $1.append(13)
-            $1.append(10)
-        }
+        MessageSink(transport: transport, label: label, messages: .signalK(delta))
     }
+
+    public func publish(_ message: HeadingMessage) { publish(message.report, fix: nil) }
 
     public func publish(_ report: HeadingReport, fix: FixReport?) {
         buffer.removeAll(keepingCapacity: true)
-        messages(report, &buffer)
+        messages.append(report, to: &buffer)
         switch transport {
         case .server(let server): server.broadcast(buffer[...])
         case .datagrams(let sender):
@@ -138,7 +157,10 @@ public final class JSONLinesSink: ServeSink {
     private var nextOpen = -Double.infinity
     private var notices: [String] = []
     private var waitingNoted = false
-    private var line: [UInt8] = []
+    /// The heading line, reused. Not checked for exclusivity at run time (as `MessageSink.buffer`):
+    /// private, the sink is not Sendable, and the only call made during an access is the
+    /// message's `appendJSON`, which cannot reach the sink.
+    @exclusivity(unchecked) private var line: [UInt8] = []
     /// For `publish(_:fix:)`, reused.
     private let single = HeadingMessage()
 

@@ -36,7 +36,10 @@ public final class StreamServer {
     public static let acceptsPerTurn = 16
     /// The default of `--max-clients`.
     public static let defaultMaximumClients = 64
-    private(set) var clients: [Client] = []
+    /// The clients and their queues. Not checked for exclusivity at run time (as `HeadingPipeline`'s
+    /// stage; a broadcast made several checks): the server is not Sendable, and every access is
+    /// over at once, never across a call out (`flush` reads the front for `send` and consumes after it).
+    @exclusivity(unchecked) private(set) var clients: [Client] = []
     /// Messages a client could not take because its queue was full, all clients together.
     public private(set) var dropped = 0
     /// Connections accepted since start.
@@ -77,7 +80,7 @@ public final class StreamServer {
         }
         var i = 0
         while i < clients.count {
-            if sockets.drainInput(clients[i].fd, budget: Self.inputBudget), flush(&clients[i]) {
+            if sockets.drainInput(clients[i].fd, budget: Self.inputBudget), flush(i) {
                 i += 1
             } else {
                 sockets.close(clients[i].fd)
@@ -107,7 +110,7 @@ public final class StreamServer {
         var i = 0
         while i < clients.count {
             if !clients[i].queue.push(message) { dropped += 1 }
-            if flush(&clients[i]) {
+            if flush(i) {
                 i += 1
             } else {
                 sockets.close(clients[i].fd)
@@ -119,13 +122,13 @@ public final class StreamServer {
     /// Bytes waiting in the clients' queues.
     public var queuedBytes: Int { clients.reduce(0) { $0 + $1.queue.count } }
 
-    /// False when the client is gone.
-    private func flush(_ client: inout Client) -> Bool {
-        while !client.queue.isEmpty {
-            switch sockets.send(client.fd, client.queue.front) {
+    /// Sends what client `i`'s socket takes; false when the client is gone.
+    private func flush(_ i: Int) -> Bool {
+        while !clients[i].queue.isEmpty {
+            switch sockets.send(clients[i].fd, clients[i].queue.front) {
             case .sent(let n):
                 if n == 0 { return true }
-                client.queue.consume(n)
+                clients[i].queue.consume(n)
             case .wouldBlock: return true
             case .failed: return false
             }
