@@ -21,14 +21,18 @@ import Sensors
 
 extension HeadingReport {
     /// The output formats' view of a pipeline estimate.
-    public init(_ e: HeadingEstimate) {
+    public init(_ e: HeadingEstimate) { self.init(e, flagNames: e.flags.names) }
+
+    /// The same, with the names of `e.flags` given (`serve` keeps them from the last update: the
+    /// flags seldom change, and making the names is an array of strings each time).
+    init(_ e: HeadingEstimate, flagNames: [String]) {
         let card = e.flags.contains(.deviationApplied)
         self.init(wall: e.wall, monotonic: e.monotonic, magneticHeading: e.magneticHeading,
                   compassHeading: card ? e.magneticHeading - e.deviation : nil, deviation: card ? e.deviation : nil,
                   variation: e.declination, variationSource: e.declinationSource.label, trueHeading: e.trueHeading,
                   rateOfTurn: e.flags.contains(.restarted) ? nil : e.turnRate, roll: e.roll, pitch: e.pitch,
                   accuracy: e.isAccuracyAvailable ? e.accuracy : nil, fieldStrength: e.fieldStrength,
-                  flags: e.flags.names, rollAccuracy: e.rollAccuracy, pitchAccuracy: e.pitchAccuracy)
+                  flags: flagNames, rollAccuracy: e.rollAccuracy, pitchAccuracy: e.pitchAccuracy)
     }
 }
 

@@ -139,6 +139,8 @@ public enum ServeSession {
         private var failed: Set<String> = []
         /// Each update as the sinks get it (its JSON written once for all of them), reused.
         private let message = HeadingMessage()
+        /// The last update's flags and their names, made again only when the flags change.
+        private var flagNames: (flags: HeadingFlags, names: [String]) = ([], [])
 
         init(sinks: [any ServeSink], runtime: Runtime) {
             self.sinks = sinks
@@ -185,7 +187,8 @@ public enum ServeSession {
             // The loop's clock reading of this update decides whether the fix is stale; the wall clock
             // is read only for a fix without a time of its own.
             let fix = loop.live?.currentFix(at: update.now).map { FixReport($0, wall: runtime.time.wall()) }
-            var report = HeadingReport(estimate)
+            if estimate.flags != flagNames.flags { flagNames = (estimate.flags, estimate.flags.names) }
+            var report = HeadingReport(estimate, flagNames: flagNames.names)
             report.refinement = loop.live?.refinementSummary
             message.reset(report, fix: fix)
             for s in sinks { s.publish(message) }
