@@ -28,14 +28,21 @@ public final class HeadingMessage {
         var beforeFix: [UInt8] = []
         /// The fix's object (empty without a fix); valid when `written`.
         var fixObject: [UInt8] = []
+        /// The fix `fixObject` was written for. A fix comes about once a second and each update
+        /// carries the latest, so its object is written again only when the fix changes (equal
+        /// reports write the same bytes: the one formatter writes −0 as 0, and NaN is never equal).
+        var fixWritten: FixReport?
         var written = false
         var writes = 0
 
         mutating func write(_ report: HeadingReport, fix: FixReport?) {
             beforeFix.removeAll(keepingCapacity: true)
             ReportJSON.appendHeadingBeforeFix(report, to: &beforeFix)
-            fixObject.removeAll(keepingCapacity: true)
-            if let fix { ReportJSON.appendFix(fix, to: &fixObject) }
+            if fix != fixWritten || fix == nil {
+                fixObject.removeAll(keepingCapacity: true)
+                if let fix { ReportJSON.appendFix(fix, to: &fixObject) }
+                fixWritten = fix
+            }
             written = true
             writes += 1
         }
