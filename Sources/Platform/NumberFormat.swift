@@ -97,13 +97,22 @@ public func plain(_ value: Double, decimals: Int) -> String {
 /// ```
 public func appendFixed(_ value: Double, _ decimals: Int, to out: inout [UInt8]) {
     let decimals = max(0, decimals)
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FastDecimal.capacity) { buffer in
-        if let count = FastDecimal.write(value, decimals: decimals, trimmed: false, into: buffer) {
+    // The usual case written here, `FastDecimal.write`'s steps for a finite value; the rest (non-finite
+    // values, the reference path) in a function of its own, so the code an NMEA sentence runs is short.
+    if value.isFinite, let n = FastDecimal.scaledInteger(value.magnitude, decimals) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FastDecimal.capacity) { buffer in
+            let count = FastDecimal.digits(n, places: decimals, negative: value < 0, into: buffer)
             out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
-        } else {
-            out.append(contentsOf: referenceFixed(value, decimals).utf8)
         }
+        return
     }
+    appendFixedRarely(value, decimals, to: &out)
+}
+
+/// `appendFixed` for a non-finite value or one the fast path cannot tell.
+@inline(never)
+private func appendFixedRarely(_ value: Double, _ decimals: Int, to out: inout [UInt8]) {
+    out.append(contentsOf: (value.isFinite ? referenceFixed(value, decimals) : nonFiniteText(value)).utf8)
 }
 
 /// Appends `plain(value, decimals: decimals)` to `out` without making a `String`.
