@@ -101,8 +101,8 @@ public func appendFixed(_ value: Double, _ decimals: Int, to out: inout [UInt8])
     // values, the reference path) in a function of its own, so the code an NMEA sentence runs is short.
     if value.isFinite, let n = FastDecimal.scaledInteger(value.magnitude, decimals) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FastDecimal.capacity) { buffer in
-            let count = FastDecimal.digits(n, places: decimals, negative: value < 0, into: buffer)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+            let start = FastDecimal.digitsAtEnd(n, places: decimals, negative: value < 0, into: buffer)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<FastDecimal.capacity]))
         }
         return
     }
@@ -163,8 +163,8 @@ public func appendRounded(_ value: Double, _ decimals: Int, to out: inout [UInt8
         while places > 0, n % 10 == 0 { n /= 10; places -= 1 }
         if n < 1_000_000_000_000_000 {
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FastDecimal.capacity) { buffer in
-                let count = FastDecimal.digits(n, places: places, negative: value < 0, into: buffer)
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+                let start = FastDecimal.digitsAtEnd(n, places: places, negative: value < 0, into: buffer)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<FastDecimal.capacity]))
             }
             return
         }
@@ -296,6 +296,16 @@ enum FastDecimal {
     @inline(__always)
     static func digits(_ n: UInt64, places: Int, negative: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         // Written backwards from the end of the buffer, then moved to its start.
+        let i = digitsAtEnd(n, places: places, negative: negative, into: buffer)
+        let count = capacity - i
+        if i > 0, let base = buffer.baseAddress { base.update(from: base + i, count: count) }
+        return count
+    }
+
+    /// `digits`' text at the end of the buffer (`capacity` bytes), not moved: where it starts. For
+    /// the writers that append it to a byte buffer from there.
+    @inline(__always)
+    static func digitsAtEnd(_ n: UInt64, places: Int, negative: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var i = capacity
         var rest = n
         if places > 0 {
@@ -316,9 +326,7 @@ enum FastDecimal {
             i -= 1
             buffer[i] = UInt8(ascii: "-")
         }
-        let count = capacity - i
-        if i > 0, let base = buffer.baseAddress { base.update(from: base + i, count: count) }
-        return count
+        return i
     }
 
     @inline(__always)
