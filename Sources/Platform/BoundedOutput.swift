@@ -14,7 +14,7 @@ import Glibc
 /// ```
 public final class BoundedOutput: TextOutput {
     public let channel: any ByteChannel
-    /// The bytes waiting. This and the two counts are not checked for exclusivity at run time (as
+    /// The bytes waiting. This, the two counts and `failure` are not checked for exclusivity at run time (as
     /// `HeadingPipeline`'s stage; `serve` writes a line an update): private to set, the output is
     /// not Sendable, and every access is over at once, never across a call out (the channel's
     /// `send` gets the front's slice after the read of it ended).
@@ -24,7 +24,7 @@ public final class BoundedOutput: TextOutput {
     /// Messages taken.
     @exclusivity(unchecked) public private(set) var accepted = 0
     /// Why the channel failed for good (errno), nil while it works.
-    public private(set) var failure: Int32?
+    @exclusivity(unchecked) public private(set) var failure: Int32?
 
     /// The default bound: 64 KiB, a few seconds of any update stream.
     public static let defaultLimit = 64 * 1024

@@ -14,8 +14,10 @@ import Platform
 /// message.appendJSON(includingFix: false, to: &mqtt) // the same fields, "fix":null
 /// ```
 public final class HeadingMessage {
-    public private(set) var report: HeadingReport
-    public private(set) var fix: FixReport?
+    /// The update. This and `fix` are not checked for exclusivity at run time (each sink reads them
+    /// at every update): set only by `reset`, which calls nothing, and read at once.
+    @exclusivity(unchecked) public private(set) var report: HeadingReport
+    @exclusivity(unchecked) public private(set) var fix: FixReport?
     /// The JSON's text and whether it is this update's. Not checked for exclusivity at run time (as
     /// `HeadingPipeline`'s stage; the check cost more than copying the text): it is private, the
     /// message is not Sendable, and nothing called during an access can reach the message.

@@ -85,8 +85,9 @@ public final class MQTTSink: ServeSink {
     /// taken by the socket, and nothing else goes to the broker before them.
     @exclusivity(unchecked) private var packet: [UInt8] = []
     @exclusivity(unchecked) private var unsentFrom = 0
-    /// Heading updates written directly so far (the rest went through libmosquitto).
-    public private(set) var directlyWritten = 0
+    /// Heading updates written directly so far (the rest went through libmosquitto); not checked for
+    /// exclusivity at run time, as `payload` (counted at once).
+    @exclusivity(unchecked) public private(set) var directlyWritten = 0
     /// Since when a packet written directly has waited for the socket (nil while nothing waits).
     private var stalledSince: Double?
     /// How long a broker may take nothing before its connection is given up and made again: what

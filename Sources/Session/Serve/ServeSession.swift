@@ -140,7 +140,8 @@ public enum ServeSession {
         /// Each update as the sinks get it (its JSON written once for all of them), reused.
         private let message = HeadingMessage()
         /// The last update's flags and their names, made again only when the flags change.
-        private var flagNames: (flags: HeadingFlags, names: [String]) = ([], [])
+        /// Not checked for exclusivity at run time, as `summary` (read and set at once).
+        @exclusivity(unchecked) private var flagNames: (flags: HeadingFlags, names: [String]) = ([], [])
 
         init(sinks: [any ServeSink], runtime: Runtime) {
             self.sinks = sinks

@@ -150,7 +150,9 @@ public final class MessageSink: ServeSink {
 /// reader that goes away (EPIPE) ends only this sink; a write that fails (ENOSPC, EIO, EFBIG) makes
 /// it `failure` (exit 74 at the end) while the other sinks go on.
 public final class JSONLinesSink: ServeSink {
-    private var output: BoundedOutput?
+    /// Not checked for exclusivity at run time (read at every update): the sink is not Sendable, and
+    /// it is only read or set, at once.
+    @exclusivity(unchecked) private var output: BoundedOutput?
     private let opener: (() throws(ServeError) -> BoundedOutput?)?
     public let label: String
     private var lostWhileClosed = 0

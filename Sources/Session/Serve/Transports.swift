@@ -155,9 +155,10 @@ public final class DatagramSender {
     let fd: Int32
     public let host: String
     public let port: UInt16
-    /// Datagrams not sent.
-    public private(set) var dropped = 0
-    public private(set) var sent = 0
+    /// Datagrams not sent. The counts are not checked for exclusivity at run time (one an update):
+    /// the sender is not Sendable, and each is counted at once.
+    @exclusivity(unchecked) public private(set) var dropped = 0
+    @exclusivity(unchecked) public private(set) var sent = 0
 
     public init(sockets: any SocketSystem, host: String, port: UInt16) throws(ServeError) {
         self.sockets = sockets
