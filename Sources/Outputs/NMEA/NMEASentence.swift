@@ -40,8 +40,12 @@ public struct NMEASentence: Sendable, Equatable {
     /// Ends the sentence that starts (with its `$`) at `start` in `out`: `*`, the checksum of the
     /// bytes after the `$`, and `\r\n`.
     static func finish(from start: Int, _ out: inout [UInt8]) {
-        var sum: UInt8 = 0
-        for i in (start + 1)..<out.count { sum ^= out[i] }
+        // Over the buffer's memory: indexing the array checked each byte's index (five sentences an update).
+        let sum = out.withUnsafeBufferPointer { b -> UInt8 in
+            var sum: UInt8 = 0
+            for i in (start + 1)..<b.count { sum ^= b[i] }
+            return sum
+        }
         out.append(UInt8(ascii: "*"))
         out.append(hexDigit(sum >> 4))
         out.append(hexDigit(sum & 0x0F))
