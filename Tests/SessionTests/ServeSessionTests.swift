@@ -190,6 +190,23 @@ struct ServeSessionTests {
         #expect(mqtt.payloads.allSatisfy { $0.hasSuffix(",\"fix\":null}") })
     }
 
+    /// MQTT's `…/heading` is the JSON line's object, the current fix included (heading-update's
+    /// schema: "fix" is null only without one). It carried "fix": null with a fix.
+    @Test("--json - and MQTT with the simulated receiver: the same bytes, the fix in both")
+    func mqttHeadingCarriesTheFix() throws {
+        let h = try SessionHarness("serve-json-fix")
+        var request = Self.request(json: ["-"], rate: 10, duration: 4)
+        request.live.gnss = .automatic
+        request.mqtt = [try MQTTEndpoint.parse("mqtt://127.0.0.1/boat")]
+        let mqtt = HeadingBytesSink()
+        let summary = try ServeSession.run(request, runtime: h.runtime("serve"), sockets: FakeSockets(clock: h.clock),
+                                           mqtt: { _, _ in mqtt })
+        #expect(mqtt.payloads.count == summary.updates)
+        #expect(h.output.lines == mqtt.payloads)
+        let withFix = try mqtt.payloads.filter { try JSONValue.parse($0)["fix"]?["lat_deg"]?.double != nil }
+        #expect(withFix.count >= summary.updates / 2, "the receiver's first fix comes within the first second: \(withFix.count)")
+    }
+
     @Test("a port already in use stops serve with a clear message and exit 69 (real sockets)")
     func portInUse() throws {
         let h = try SessionHarness("serve-port")
@@ -236,8 +253,8 @@ struct ServeSessionTests {
     }
 }
 
-/// Stands in for the MQTT client: keeps each heading's JSON as MQTT sends it ("fix": null) and how
-/// many times the update's JSON had been written when it got it.
+/// Stands in for the MQTT client: keeps each heading's JSON as MQTT sends it and how many times the
+/// update's JSON had been written when it got it.
 private final class HeadingBytesSink: ServeSink {
     let label = "heading bytes"
     var payloads: [String] = []
@@ -246,7 +263,7 @@ private final class HeadingBytesSink: ServeSink {
     func publish(_ report: HeadingReport, fix: FixReport?) { Issue.record("serve hands sinks the shared message") }
     func publish(_ message: HeadingMessage) {
         var bytes: [UInt8] = []
-        message.appendJSON(includingFix: false, to: &bytes)
+        message.appendJSON(to: &bytes)
         payloads.append(String(decoding: bytes, as: UTF8.self))
         writes.append(message.jsonWrites)
     }

@@ -1,17 +1,15 @@
 import Platform
 
 /// One heading update as every output of `serve` gets it: the report, the current fix, and the
-/// update's JSON object (heading-update.schema.json) written at most once, however many outputs
-/// send it. The JSON lines carry the fix under "fix"; MQTT's `…/heading` carries "fix": null (the
-/// fix has its own topic), so what is shared is the object up to `"fix":`, written at the first
-/// `appendJSON` of an update; each form then copies it and adds its own end. The bytes are
-/// `ReportJSON.heading(report, fix:).serialized()`'s, from the same list of fields.
+/// update's JSON object (heading-update.schema.json, the current fix under "fix", null without
+/// one) written at most once, however many outputs send it (the JSON lines and MQTT's
+/// `…/heading`). The bytes are `ReportJSON.heading(report, fix:).serialized()`'s, from the same
+/// list of fields.
 ///
 /// ```swift
 /// let message = HeadingMessage()
-/// message.reset(report, fix: fix)                    // each update
-/// message.appendJSON(includingFix: true, to: &line)  // the JSON line's object
-/// message.appendJSON(includingFix: false, to: &mqtt) // the same fields, "fix":null
+/// message.reset(report, fix: fix)   // each update
+/// message.appendJSON(to: &line)     // the update's object, for every output that sends it
 /// ```
 public final class HeadingMessage {
     /// The update. This and `fix` are not checked for exclusivity at run time (each sink reads them
@@ -49,9 +47,9 @@ public final class HeadingMessage {
             writes += 1
         }
 
-        func append(includingFix: Bool, to out: inout [UInt8]) {
+        func append(to out: inout [UInt8]) {
             out.append(contentsOf: beforeFix)
-            if includingFix && !fixObject.isEmpty {
+            if !fixObject.isEmpty {
                 out.append(contentsOf: fixObject)
             } else {
                 appendStatic("null", to: &out)
@@ -74,10 +72,9 @@ public final class HeadingMessage {
         text.written = false
     }
 
-    /// Appends the update's JSON object to `out`: with the fix under "fix" (`includingFix`, null
-    /// without one), or with "fix": null.
-    public func appendJSON(includingFix: Bool, to out: inout [UInt8]) {
+    /// Appends the update's JSON object to `out`, the fix under "fix" (null without one).
+    public func appendJSON(to out: inout [UInt8]) {
         if !text.written { text.write(report, fix: fix) }
-        text.append(includingFix: includingFix, to: &out)
+        text.append(to: &out)
     }
 }

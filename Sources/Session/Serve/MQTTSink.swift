@@ -200,8 +200,8 @@ public final class MQTTSink: ServeSink {
         publish(single)
     }
 
-    /// The heading (the update's JSON, "fix": null: the fix has its own topic), copied into a buffer
-    /// the sink keeps, to a topic made once. Over plain
+    /// The heading (the update's JSON, as the JSON lines carry it: the current fix under "fix"),
+    /// copied into a buffer the sink keeps, to a topic made once. Over plain
     /// TCP, while libmosquitto has nothing waiting to go out, the update is written to the broker's
     /// socket as a QoS 0 PUBLISH packet of our own (`MQTTPublishPacket`), one `send`; otherwise it
     /// goes through `mosquitto_publish`, which queues it in order behind what waits. Why: each
@@ -211,7 +211,7 @@ public final class MQTTSink: ServeSink {
     /// else goes to the broker (`flushDirect`); while it waits, updates are dropped and counted.
     public func publish(_ message: HeadingMessage) {
         payload.removeAll(keepingCapacity: true)
-        message.appendJSON(includingFix: false, to: &payload)
+        message.appendJSON(to: &payload)
         guard writesDirectly, shared.state.withLock({ $0.connected }) else {
             send(topic: headingTopic, payload)
             return

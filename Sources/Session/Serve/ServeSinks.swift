@@ -205,7 +205,7 @@ public final class JSONLinesSink: ServeSink {
     public func publish(_ message: HeadingMessage) {
         guard let output, output.failure == nil else { lostWhileClosed += 1; return }
         line.removeAll(keepingCapacity: true)
-        message.appendJSON(includingFix: true, to: &line)
+        message.appendJSON(to: &line)
         line.append(10)
         output.write(bytes: line)
     }
