@@ -31,8 +31,7 @@ struct CalibrateRecordWriteErrorTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("raw.csv").path
         // 8 blocks of 512 bytes: about 70 rows, which the simulator makes in well under a second.
-        let child = try PipedChild("/bin/sh", ["-c", "ulimit -f 8 && exec \"$0\" calibrate --simulate --record \"$1\" --duration 30",
-                                               lodestoneBinaryPath, path])
+        let child = try lodestoneUnderFileSizeLimit(blocks: 8, ["calibrate", "--simulate", "--record", path, "--duration", "30"])
         let status = child.wait()
         let stderr = child.stderr
         #expect(status == 74, "stderr: \(stderr)")

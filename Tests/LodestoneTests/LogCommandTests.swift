@@ -50,8 +50,7 @@ struct LogCommandTests {
     func writeErrorKeepsWholeRows() throws {
         let dir = try makeTemporaryFolder(); defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("limit.csv").path
-        let child = try PipedChild("/bin/sh", ["-c", "ulimit -f 64 && exec \"$0\" log --simulate --output \"$1\" --rate 1000 --duration 30",
-                                               lodestoneBinaryPath, path])
+        let child = try lodestoneUnderFileSizeLimit(blocks: 64, ["log", "--simulate", "--output", path, "--rate", "1000", "--duration", "30"])
         let status = child.wait()
         let stderr = child.stderr
         #expect(status == 74, "stderr: \(stderr)")

@@ -198,3 +198,9 @@ public final class PipedChild: @unchecked Sendable {
         return raw & 0x7F != 0 && raw & 0x7F != 0x7F
     }
 }
+
+/// `lodestone` with `arguments` under a file-size limit of `blocks` × 512 bytes (`ulimit -f`): a
+/// write past it fails with EFBIG, as on a disk that fills (lodestone ignores SIGXFSZ to see it).
+public func lodestoneUnderFileSizeLimit(blocks: Int, _ arguments: [String]) throws -> PipedChild {
+    try PipedChild("/bin/sh", ["-c", "ulimit -f \(blocks) && exec \"$0\" \"$@\"", lodestoneBinaryPath] + arguments)
+}
