@@ -14,7 +14,10 @@ import Glibc
 public final class SignalWatcher: ControlEventSource {
     public typealias Events = ControlEvents
 
-    private var set = sigset_t()
+    /// The signals watched: written in `init` only, then passed to the kernel by address at each
+    /// wait. Not checked for exclusivity at run time (a check at every update's sleep): it is
+    /// private, and no access to it calls back into the watcher.
+    @exclusivity(unchecked) private var set = sigset_t()
 
     public init() {
         sigemptyset(&set)

@@ -71,7 +71,9 @@ public final class LiveSession {
     public private(set) var fixStage: FixStage
     public var tracker: MovementTracker { fixStage.tracker }
     /// The newest GNSS fix and when it arrived.
-    public private(set) var latestFix: ReceivedFix?
+    /// Not checked for exclusivity at run time (read at every update): set only by `apply`, which
+    /// calls nothing while it sets it, and read as a copy.
+    @exclusivity(unchecked) public private(set) var latestFix: ReceivedFix?
     public private(set) var gnssState: GNSSState?
     /// The last few movement reports, newest last.
     public private(set) var reports: [MovementReport] = []

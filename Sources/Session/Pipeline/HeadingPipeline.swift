@@ -214,7 +214,9 @@ public final class HeadingPipeline {
     /// The refinement's report: the offset in use, its change from the profile's in the profile's own
     /// axes, its uncertainty. nil without `--refine`.
     public var refinementReport: RefinementReport? {
-        guard let r = refiner else { return nil }
+        // Without a refiner (the usual case, asked at every update) the stored optional is not
+        // read at all: reading it is a run-time exclusivity check.
+        guard refines, let r = refiner else { return nil }
         var change = r.offset
         var newOffset: Vector3?
         var newMatrix: Matrix3?
@@ -238,7 +240,9 @@ public final class HeadingPipeline {
     /// The refinement's news since the last call (converged, a change suspected, adopted), for stderr;
     /// nil when there is none or without `--refine`.
     public func takeRefinementNews() -> String? {
-        narrator.update(refinementReport, monotonic: estimate?.monotonic ?? 0)
+        // No refiner, no news (and no access to the narrator at every update).
+        guard refines else { return nil }
+        return narrator.update(refinementReport, monotonic: estimate?.monotonic ?? 0)
     }
 
     /// The profile with the refined offset, when the refinement has converged on one that differs from

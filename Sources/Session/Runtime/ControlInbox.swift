@@ -14,11 +14,13 @@ import Platform
 /// ```
 public final class ControlInbox {
     private let source: any ControlEventSource
+    // The flags are not checked for exclusivity at run time (the loop reads `stopRequested` at every
+    // update): plain values, set only here by code that calls nothing while it sets them.
     /// True once a stop has arrived (sticky).
-    public private(set) var stopRequested = false
-    private var resizePending = false
+    @exclusivity(unchecked) public private(set) var stopRequested = false
+    @exclusivity(unchecked) private var resizePending = false
     /// True when a wait (or poll) took the events since the last `refresh`.
-    private var takenSinceRefresh = false
+    @exclusivity(unchecked) private var takenSinceRefresh = false
 
     public init(_ source: any ControlEventSource) { self.source = source }
 
