@@ -100,10 +100,7 @@ public func appendFixed(_ value: Double, _ decimals: Int, to out: inout [UInt8])
     // The usual case written here, `FastDecimal.write`'s steps for a finite value; the rest (non-finite
     // values, the reference path) in a function of its own, so the code an NMEA sentence runs is short.
     if value.isFinite, let n = FastDecimal.scaledInteger(value.magnitude, decimals) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FastDecimal.capacity) { buffer in
-            let start = FastDecimal.digitsAtEnd(n, places: decimals, negative: value < 0, into: buffer)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<FastDecimal.capacity]))
-        }
+        FastDecimal.append(n, places: decimals, negative: value < 0, to: &out)
         return
     }
     appendFixedRarely(value, decimals, to: &out)
@@ -162,10 +159,7 @@ public func appendRounded(_ value: Double, _ decimals: Int, to out: inout [UInt8
         var places = decimals
         while places > 0, n % 10 == 0 { n /= 10; places -= 1 }
         if n < 1_000_000_000_000_000 {
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FastDecimal.capacity) { buffer in
-                let start = FastDecimal.digitsAtEnd(n, places: places, negative: value < 0, into: buffer)
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<FastDecimal.capacity]))
-            }
+            FastDecimal.append(n, places: places, negative: value < 0, to: &out)
             return
         }
     }
@@ -302,8 +296,17 @@ enum FastDecimal {
         return count
     }
 
-    /// `digits`' text at the end of the buffer (`capacity` bytes), not moved: where it starts. For
-    /// the writers that append it to a byte buffer from there.
+    /// Appends `digits`' text to `out`, from where it was written at the end of a stack buffer (no
+    /// move): the byte writers' (`appendFixed`, `appendRounded`) one way of adding digits.
+    @inline(__always)
+    static func append(_ n: UInt64, places: Int, negative: Bool, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            let start = digitsAtEnd(n, places: places, negative: negative, into: buffer)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<capacity]))
+        }
+    }
+
+    /// `digits`' text at the end of the buffer (`capacity` bytes), not moved: where it starts.
     @inline(__always)
     static func digitsAtEnd(_ n: UInt64, places: Int, negative: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var i = capacity
