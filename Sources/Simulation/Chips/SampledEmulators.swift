@@ -14,8 +14,8 @@ public class AccelerometerEmulatorBase {
     private let physics: PhysicsSource
     /// When a sample is due and what it reads (g, chip axes, with noise). Not checked for exclusivity
     /// at run time (two checks a sample, each through the runtime's access set): it is private, the
-    /// emulators are not Sendable, and no access to it calls out of the emulator (the physics is
-    /// called between accesses, never inside one), so nothing can reach it again during one.
+    /// emulators are not Sendable, and nothing an access calls can reach the emulator again (the
+    /// sampler calls only the physics, a world model that knows no emulator).
     @exclusivity(unchecked) private var sampler: AccelerometerSampler
 
     /// RMS noise per axis in g.
@@ -99,25 +99,13 @@ public class AccelerometerEmulatorBase {
         sampler.skipMotionNoise()
     }
 
-    /// Acceleration (g) and rotation rate (°/s), chip axes, with noise, when a sample is due now
-    /// (what `AccelerometerSampler.motionIfDue` gives), else nil.
-    final func motionIfDue() -> (acceleration: Vector3, rotationRate: Vector3)? {
-        let now = physics.now()
-        guard sampler.isDue(at: now) else { return nil }
-        let forced = (acceleration: sampler.forced, rotationRate: sampler.forcedRotationRate)
-        let acceleration = forced.acceleration ?? physics.acceleration(now)
-        let rotationRate = forced.rotationRate ?? physics.rotationRate(now)
-        return (sampler.noisyAcceleration(acceleration), sampler.noisyRotationRate(rotationRate))
-    }
+    /// Acceleration (g) and rotation rate (°/s), chip axes, with noise, when a sample is due now,
+    /// else nil (`AccelerometerSampler.motionIfDue`).
+    final func motionIfDue() -> (acceleration: Vector3, rotationRate: Vector3)? { sampler.motionIfDue() }
 
-    /// The acceleration (g, chip axes, with noise) when a sample is due now (what
-    /// `AccelerometerSampler.sampleIfDue` gives), else nil.
-    final func accelerationIfDue() -> Vector3? {
-        let now = physics.now()
-        guard sampler.isDue(at: now) else { return nil }
-        let forced = sampler.forced
-        return sampler.noisyAcceleration(forced ?? physics.acceleration(now))
-    }
+    /// The acceleration (g, chip axes, with noise) when a sample is due now, else nil
+    /// (`AccelerometerSampler.sampleIfDue`).
+    final func accelerationIfDue() -> Vector3? { sampler.sampleIfDue() }
 }
 
 /// What every sampled magnetometer emulator shares: the physics sampler and the `forcedField` hook
